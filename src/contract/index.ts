@@ -1,0 +1,3 @@
+// The public surface of the contract, imported by the server and the portal alike.
+export * from './primitives';
+export * from './lookups';

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+// Query-string primitives. Query values arrive as strings (or arrays when a key is repeated); every
+// primitive below accepts exactly one non-empty string and turns it into the typed value, so the server,
+// the portal's forms and the OpenAPI document all read the same rules.
+
+/** Longest accepted free-text search value (issue #2: "free-text parameters over 100 characters → 400"). */
+export const MAX_TEXT_LENGTH = 100;
+export const MAX_INT32 = 2_147_483_647;
+
+/**
+ * A query value that must appear once and must not be empty. Repeated keys arrive as arrays from the
+ * query-string parser; they are rejected with a message that says so rather than "expected string".
+ */
+export function queryString(description: string) {
+  return z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required'
+          : Array.isArray(issue.input)
+            ? 'must be given once, not repeated'
+            : 'must be a single text value',
+    })
+    .min(1, 'must not be empty; leave the parameter out instead')
+    .meta({ description });
+}
+
+// No control characters: they are never part of a name or address, and PostgreSQL rejects NUL in text.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/** Free text matched with a contains operation: 1–100 characters, wildcards taken literally. */
+export function freeText(description: string) {
+  return queryString(description)
+    .max(MAX_TEXT_LENGTH, `must be at most ${MAX_TEXT_LENGTH} characters`)
+    .refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters')
+    .meta({ description, maxLength: MAX_TEXT_LENGTH });
+}
+
+/**
+ * A whole number written with digits only: no sign, decimal point, exponent, spaces or hex.
+ * Leading zeros are allowed so that delivery mode "04" and "4" are the same value.
+ */
+export function digitsInteger(description: string, min: number, max: number) {
+  return queryString(description)
+    .regex(/^[0-9]+$/, 'must be a whole number written with digits only (no sign, decimals or exponent)')
+    .transform((text, ctx) => {
+      const significant = text.replace(/^0+(?=\d)/, '');
+      const value = significant.length > 10 ? Number.POSITIVE_INFINITY : Number(significant);
+      if (value < min || value > max) {
+        ctx.addIssue({ code: 'custom', message: `must be between ${min} and ${max}` });
+        return z.NEVER;
+      }
+      return value;
+    })
+    .meta({
+      description,
+      override: { type: 'integer', format: 'int32', minimum: min, maximum: max, pattern: undefined, minLength: undefined },
+    });
+}

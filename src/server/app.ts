@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { UUID_SHAPED_PATTERN } from '../contract';
+import { buildOpenApiDocument } from './openapi';
+import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody, sendProblem } from './problems';
+import { ReferenceCache } from './reference-cache';
+import type { LookupStore } from './store/store';
+import referenceRoutes from './routes/v1/reference';
+import lookupRoutes from './routes/v1/lookups';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    store: LookupStore;
+    reference: ReferenceCache;
+  }
+  interface FastifyRequest {
+    correlationId: string;
+  }
+}
+
+export interface AppOptions {
+  store: LookupStore;
+  /** Folder of the built portal (vite build); the portal is served at / when it exists. */
+  portalDir?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Builds the whole application: the server's main and the tests call this same function (tests use
+ * app.inject() against it), so there is no second wiring for tests.
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // Ids come from x-correlation-id (or a fresh UUID v4), so logs and answers carry the same id.
+    genReqId: (request) => {
+      const given = request.headers['x-correlation-id'];
+      return typeof given === 'string' && UUID_SHAPED_PATTERN.test(given) ? given : randomUUID();
+    },
+  });
+
+  const reference = new ReferenceCache(options.store);
+  await reference.refresh();
+  app.decorate('store', options.store);
+  app.decorate('reference', reference);
+  app.decorateRequest('correlationId', '');
+
+  // Every answer, errors included, echoes the correlation id and (when given and well-formed) the
+  // idempotency key.
+  app.addHook('onRequest', async (request, reply) => {
+    request.correlationId = request.id;
+    reply.header('x-correlation-id', request.id);
+    const key = request.headers['x-idempotency-key'];
+    if (typeof key === 'string' && UUID_SHAPED_PATTERN.test(key)) reply.header('x-idempotency-key', key);
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    if (error instanceof ProblemError) {
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+      return sendProblem(request, reply, error.kind, error.detail, error.errors);
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) return sendProblem(request, reply, 'tooManyRequests', error.message);
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad content type, body on GET, too-long URL…): a 400 without internals.
+      return sendProblem(request, reply, 'invalidRequest', error.message);
+    }
+    if (status === 503) return sendProblem(request, reply, 'unavailable', 'The service is temporarily unavailable; try again shortly.');
+    request.log.error({ err: error }, 'request failed');
+    return sendProblem(request, reply, 'internal', 'The request could not be completed. Quote the correlation id to support.');
+  });
+
+  const portalDir = options.portalDir;
+  const portalBuilt = portalDir !== undefined && existsSync(join(portalDir, 'index.html'));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    // The portal is a single-page app: any other GET that wants HTML gets its index, so deep links work.
+    if (portalBuilt && request.method === 'GET' && !path.startsWith('/v1/') && path !== '/v1') {
+      return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    }
+    return reply
+      .code(404)
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(problemBody('notFound', `No operation at ${request.method} ${path}; see /v1/openapi.json.`, request.correlationId));
+  });
+
+  const openApiDocument = buildOpenApiDocument();
+  app.get('/v1/openapi.json', { logLevel: 'warn' }, async () => openApiDocument);
+  await app.register(swagger, { mode: 'static', specification: { document: openApiDocument as never } });
+  await app.register(swaggerUi, { routePrefix: '/v1/docs' });
+
+  await app.register(referenceRoutes, { prefix: '/v1' });
+  await app.register(lookupRoutes, { prefix: '/v1' });
+
+  if (portalBuilt) {
+    await app.register(fastifyStatic, { root: portalDir, wildcard: false, index: 'index.html' });
+  }
+  return app;
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  ACCOUNT_TRANSFER_TO_OTHER_BANK,
+  DEFAULT_PAGE_SIZE,
+  agentsQuery,
+  branchesQuery,
+  payoutNetworksQuery,
+} from '../../../contract';
+import { all, branchRules, countryAndMode, parseLookup, stateOfCountry } from '../../validation';
+
+// The three operations of the spec: Get Agent List (4.1), Get Anywhere Payout Network (4.2),
+// Get Bank Branches (4.3).
+export default async function lookupRoutes(app: FastifyInstance) {
+  app.get('/agents', async (request) => {
+    const query = parseLookup(request, agentsQuery, app.reference, all(countryAndMode, stateOfCountry));
+    const page = await app.store.agents({ ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE });
+    if (query.deliveryMode !== ACCOUNT_TRANSFER_TO_OTHER_BANK) return page;
+    // Spec §4.1 rule 1: for delivery mode 04, GET /banks/branches is the recommended operation.
+    return {
+      ...page,
+      recommendation: {
+        recommendedOperation: '/v1/banks/branches' as const,
+        message: 'For delivery mode 04 (Account Transfer to Other Bank) use GET /v1/banks/branches; search here as "[Bank Name], [Branch Name]".',
+      },
+    };
+  });
+
+  app.get('/payout-networks', async (request) => {
+    const query = parseLookup(request, payoutNetworksQuery, app.reference, countryAndMode);
+    return { data: await app.store.payoutNetworks(query.receivingCountry, query.deliveryMode) };
+  });
+
+  app.get('/banks/branches', async (request) => {
+    const query = parseLookup(request, branchesQuery, app.reference, branchRules);
+    return app.store.branches({ ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE });
+  });
+}

@@ -1,0 +1,59 @@
+import type { PayoutType } from '../../contract';
+
+// What the importer produces and a store loads in one transaction: the whole served data set.
+// Rows are in the store's terms (snake-free camelCase, codes normalised), never raw CSV.
+
+export interface CountryRow { code: string; name: string; currency: string }
+export interface DeliveryModeRow { value: number; name: string }
+export interface StateRow { country: string; code: string; name: string }
+export interface CityRow { country: string; state: string; name: string }
+
+export interface HeadOfficeRow {
+  code: string;
+  country: string;
+  name: string;
+  networkName: string;
+  payoutType: PayoutType;
+  deliveryModes: number[];
+  /** Bank codes this head office pays into for delivery mode 04; `*` expanded to every bank of the country. */
+  bankCodes: string[];
+  demoLocations: number;
+}
+
+export interface BranchRow {
+  country: string;
+  bankCode: string;
+  bankName: string;
+  routingNumber: string | null;
+  branchName: string;
+  addressLine1: string | null;
+  addressLine2: string | null;
+  city: string | null;
+  district: string | null;
+  state: string | null;
+}
+
+export interface AgentRow {
+  agentCode: string;
+  headOfficeCode: string;
+  country: string;
+  agentName: string;
+  addressLine1: string;
+  addressLine2: string;
+  city: string;
+  state: string;
+  phoneNumber: string;
+}
+
+export interface DataSetSource { kind: string; file: string; sha256: string; rows: number }
+
+export interface DataSet {
+  countries: CountryRow[];
+  deliveryModes: DeliveryModeRow[];
+  states: StateRow[];
+  cities: CityRow[];
+  headOffices: HeadOfficeRow[];
+  branches: BranchRow[];
+  agents: AgentRow[];
+  sources: DataSetSource[];
+}

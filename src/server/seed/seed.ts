@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { countries as countryList } from 'countries-list';
+import type { DataSet } from './data-set';
+import { readCsv, toBranchRow, toHeadOfficeRow, type BranchRecord, type PartnerRecord } from './csv-files';
+import { StateResolver, loadCities, loadStates, placeKey } from './states';
+import { generateAgents, DEFAULT_AGENT_SEED } from './agents';
+import { DELIVERY_MODE_CATALOG } from './delivery-modes';
+
+/** The project's own copy of the reference data (a clone has no ../shared). */
+export const SEED_DIR = join(import.meta.dirname, '..', '..', '..', 'data', 'seed');
+
+/**
+ * Reads the reference files and derives the whole data set: countries served (those with partners),
+ * their states and cities, head offices with the banks they route to, real branches, generated agents.
+ */
+export function buildSeedDataSet(dir = SEED_DIR, agentSeed = DEFAULT_AGENT_SEED): DataSet {
+  const partners = readCsv<PartnerRecord>(join(dir, 'partners.csv'), 'partners');
+  const branchFiles = readdirSync(join(dir, 'bank-branches'))
+    .filter((f) => f.endsWith('.csv'))
+    .sort()
+    .map((f) => readCsv<BranchRecord>(join(dir, 'bank-branches', f), 'branches'));
+
+  const countryCodes = [...new Set(partners.records.map((p) => p.country))].sort();
+  const countries = countryCodes.map((code) => {
+    const info = countryList[code as keyof typeof countryList];
+    return { code, name: info.name, currency: info.currency[0] };
+  });
+  const states = loadStates(countryCodes);
+  const resolver = new StateResolver(states);
+  const resolveState = (country: string, state: string) => resolver.resolve(country, state);
+
+  const branchRecords = branchFiles.flatMap((f) => f.records);
+  const branches = branchRecords.map((r) => toBranchRow(r, resolveState));
+  const districtDivisions = new Map<string, string>();
+  for (const r of branchRecords) if (r.district) districtDivisions.set(`${r.country}:${placeKey(r.country, r.district)}`, r.state);
+  const cities = loadCities(states, resolver, districtDivisions);
+
+  const banks = new Map<string, Set<string>>();
+  for (const b of branches) {
+    if (!banks.has(b.country)) banks.set(b.country, new Set());
+    banks.get(b.country)!.add(b.bankCode);
+  }
+  const headOffices = partners.records.map((p) => toHeadOfficeRow(p, (c) => [...(banks.get(c) ?? [])].sort()));
+  const agents = generateAgents(headOffices, states, cities, agentSeed);
+
+  return {
+    countries,
+    deliveryModes: DELIVERY_MODE_CATALOG,
+    states,
+    cities,
+    headOffices,
+    branches,
+    agents,
+    sources: [
+      partners.source,
+      ...branchFiles.map((f) => f.source),
+      { kind: 'agents', file: `generated(seed=${agentSeed})`, sha256: '', rows: agents.length },
+    ],
+  };
+}

@@ -1,0 +1,132 @@
+import { City, State } from 'country-state-city';
+import type { CityRow, StateRow } from './data-set';
+
+// States and cities of the served countries come from the maintained `country-state-city` package; the
+// codes are ISO 3166-2 subdivision codes without the country prefix (what the agent list's `state` takes).
+
+/** Where the package's code differs from ISO 3166-2 (MX-CMX is Mexico City) or exceeds the spec's 2–3 characters. */
+const CODE_OVERRIDES: Record<string, Record<string, string>> = { MX: { CDMX: 'CMX' } };
+
+/**
+ * Bangladesh: the `state` of a branch is its division; districts are the separate `district` filter
+ * (spec §4.3). So only the eight divisions (letter codes) are states, and the package's cities, which hang
+ * off districts, are lifted to their division below.
+ */
+const keepState = (country: string, code: string) => (country === 'BD' ? /^[A-Z]$/.test(code) : true);
+
+// Spellings in the published branch data that differ from the package's names (old/new romanisations,
+// truncations and typos as published). Keys and values are normalised names (see `nameKey`).
+const NAME_ALIASES: Record<string, Record<string, string>> = {
+  BD: { chattogram: 'chittagong', barishal: 'barisal', bogura: 'bogra', cumilla: 'comilla', jashore: 'jessore' },
+  IN: {
+    andamanandnicobarisland: 'andamanandnicobarislands',
+    dadraandnagarhaveli: 'dadraandnagarhavelianddamananddiu',
+    damananddiu: 'dadraandnagarhavelianddamananddiu',
+    orissa: 'odisha',
+    pondicherry: 'puducherry',
+  },
+  NG: {
+    fctabuja: 'abujafederalcapitalterritory',
+    abuja: 'abujafederalcapitalterritory',
+    lagosstate: 'lagos',
+    kastina: 'katsina',
+    nassarawa: 'nasarawa',
+    nazarawa: 'nasarawa',
+    nassa: 'nasarawa',
+    crossrivers: 'crossriver',
+    pleateau: 'plateau',
+    // Cities given where the state belongs.
+    victoriaisland: 'lagos',
+    maiduguri: 'borno',
+    yola: 'adamawa',
+    ibadan: 'oyo',
+    ilesha: 'osun',
+    aba: 'abia',
+  },
+};
+
+const DESIGNATIONS = /\b(state|division|department|province|district|region|zone)\b/g;
+
+/** A spelling-insensitive key for a place name: no accents, case, designations or punctuation. */
+export function nameKey(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(DESIGNATIONS, '')
+    .replace(/[^a-z0-9]/g, '');
+}
+
+/** `nameKey` with the country's published spellings mapped to the package's. */
+export function placeKey(country: string, name: string): string {
+  const key = nameKey(name);
+  return NAME_ALIASES[country]?.[key] ?? key;
+}
+
+export function loadStates(countries: string[]): StateRow[] {
+  return countries.flatMap((country) =>
+    State.getStatesOfCountry(country)
+      .filter((s) => keepState(country, s.isoCode))
+      .map((s) => ({ country, code: CODE_OVERRIDES[country]?.[s.isoCode] ?? s.isoCode, name: s.name })),
+  );
+}
+
+/** Resolves a state as published (a name, a misspelt name, a code) to a state code, or null. */
+export class StateResolver {
+  private readonly byKey = new Map<string, Map<string, string>>();
+  private readonly codes = new Map<string, Set<string>>();
+
+  constructor(states: StateRow[]) {
+    for (const s of states) {
+      if (!this.byKey.has(s.country)) this.byKey.set(s.country, new Map());
+      if (!this.codes.has(s.country)) this.codes.set(s.country, new Set());
+      this.byKey.get(s.country)!.set(placeKey(s.country, s.name), s.code);
+      this.codes.get(s.country)!.add(s.code);
+    }
+  }
+
+  resolve(country: string, published: string | null | undefined): string | null {
+    const raw = (published ?? '').trim();
+    if (!raw) return null;
+    if (this.codes.get(country)?.has(raw.toUpperCase())) return raw.toUpperCase();
+    const keys = this.byKey.get(country);
+    if (!keys) return null;
+    const key = placeKey(country, raw);
+    const exact = keys.get(key);
+    if (exact) return exact;
+    // Truncated names as published ("Anamb", "Bauch"): accept only an unambiguous prefix.
+    if (key.length >= 4) {
+      const matches = [...keys.entries()].filter(([k]) => k.startsWith(key));
+      if (matches.length === 1) return matches[0][1];
+    }
+    return null;
+  }
+}
+
+/**
+ * Cities of each served state. Bangladesh's cities are filed under districts in the package; they are lifted
+ * to the division that the real branch data places that district in (`districtDivisions`).
+ */
+export function loadCities(
+  states: StateRow[],
+  resolver: StateResolver,
+  districtDivisions: Map<string, string>,
+): CityRow[] {
+  const served = new Set(states.map((s) => `${s.country}:${s.code}`));
+  const countries = [...new Set(states.map((s) => s.country))];
+  const rows = new Map<string, CityRow>();
+  for (const country of countries) {
+    const packageStates = new Map(State.getStatesOfCountry(country).map((s) => [s.isoCode, s.name]));
+    for (const city of City.getCitiesOfCountry(country) ?? []) {
+      let state = CODE_OVERRIDES[country]?.[city.stateCode] ?? city.stateCode;
+      if (!served.has(`${country}:${state}`)) {
+        const district = packageStates.get(city.stateCode);
+        const division = district ? districtDivisions.get(`${country}:${placeKey(country, district)}`) : undefined;
+        state = (division && resolver.resolve(country, division)) || '';
+      }
+      if (!state || !served.has(`${country}:${state}`)) continue;
+      rows.set(`${country}:${state}:${city.name}`, { country, state, name: city.name });
+    }
+  }
+  return [...rows.values()];
+}

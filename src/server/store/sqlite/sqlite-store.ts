@@ -1,0 +1,401 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  ACCOUNT_TRANSFER_TO_OTHER_BANK,
+  PAYOUT_TYPES,
+  type Agent,
+  type BankBranch,
+  type City,
+  type PayoutNetwork,
+  type PayoutType,
+} from '../../../contract';
+import { deliveryModeCodeOf } from '../../seed/delivery-modes';
+import type { DataSet } from '../../seed/data-set';
+import {
+  pageOf,
+  splitBankBranchSearch,
+  type AgentSearch,
+  type BranchSearch,
+  type DataStatus,
+  type LookupStore,
+  type ReferenceData,
+} from '../store';
+
+const MIGRATIONS_DIR = import.meta.dirname;
+
+/** Applies the numbered migrations (NNN-name.sql) this database has not seen, tracked in user_version. */
+export function migrate(db: Database.Database): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d{3}-.+\.sql$/.test(f))
+    .sort();
+  let applied = 0;
+  for (const file of files) {
+    const version = Number(file.slice(0, 3));
+    if (version <= current) continue;
+    db.transaction(() => {
+      db.exec(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
+      db.pragma(`user_version = ${version}`);
+    })();
+    applied++;
+  }
+  return applied;
+}
+
+interface AgentRecord {
+  head_office_code: string;
+  head_office_name: string;
+  agent_code: string;
+  agent_name: string;
+  address_line1: string | null;
+  address_line2: string | null;
+  city: string | null;
+  state: string | null;
+  state_name: string | null;
+  phone_number: string | null;
+  country: string;
+  payout_type: PayoutType;
+  delivery_modes: string;
+  bank_code: string | null;
+  bank_name: string | null;
+  routing_number: string | null;
+}
+
+const toAgent = (r: AgentRecord): Agent => ({
+  receivingAgentHeadOfficeCode: r.head_office_code,
+  headOfficeName: r.head_office_name,
+  agentCode: r.agent_code,
+  agentName: r.agent_name,
+  addressLine1: r.address_line1,
+  addressLine2: r.address_line2,
+  city: r.city,
+  state: r.state,
+  stateName: r.state_name,
+  phoneNumber: r.phone_number,
+  receivingCountry: r.country,
+  payoutType: r.payout_type,
+  deliveryModes: r.delivery_modes.split(',').map((m) => deliveryModeCodeOf(Number(m))),
+  bankCode: r.bank_code,
+  bankName: r.bank_name,
+  routingNumber: r.routing_number,
+});
+
+// Delivery modes of a head office as "1,3" (sorted), for the agent record.
+const HEAD_OFFICE_MODES = `(SELECT group_concat(delivery_mode, ',') FROM
+  (SELECT delivery_mode FROM head_office_delivery_modes m WHERE m.head_office_code = h.code ORDER BY delivery_mode))`;
+
+const OFFERS_MODE = `EXISTS (SELECT 1 FROM head_office_delivery_modes m WHERE m.head_office_code = h.code AND m.delivery_mode = @deliveryMode)`;
+
+/** A page query: the rows of one page, and the count of all rows (same FROM/WHERE). */
+function pageQuery(select: string, from: string, where: string[], orderBy: string) {
+  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  return {
+    rows: `SELECT ${select} ${from} ${whereSql} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`,
+    count: `SELECT count(*) AS total ${from} ${whereSql}`,
+  };
+}
+
+export class SqliteStore implements LookupStore {
+  readonly engine = 'sqlite' as const;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  private constructor(readonly db: Database.Database) {}
+
+  /** Opens (creating when absent) the database file and brings its schema up to date. */
+  static open(file: string, options: { readonly?: boolean } = {}): SqliteStore {
+    const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    if (!options.readonly) {
+      // WAL: readers keep reading the last committed data set while an import writes the next one.
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      migrate(db);
+    }
+    db.pragma('busy_timeout = 5000');
+    return new SqliteStore(db);
+  }
+
+  private prepare(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  async hasData(): Promise<boolean> {
+    return (this.prepare('SELECT count(*) AS n FROM head_offices').get() as { n: number }).n > 0;
+  }
+
+  async replaceDataSet(dataSet: DataSet): Promise<void> {
+    const db = this.db;
+    const importedAt = new Date().toISOString();
+    db.transaction(() => {
+      for (const table of [
+        'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices',
+        'head_office_delivery_modes', 'head_office_banks', 'bank_branches', 'agents', 'data_sources',
+      ]) {
+        db.exec(`DELETE FROM ${table}`);
+      }
+      const insertCountry = db.prepare('INSERT INTO receiving_countries VALUES (?, ?, ?)');
+      for (const c of dataSet.countries) insertCountry.run(c.code, c.name, c.currency);
+      const insertMode = db.prepare('INSERT INTO delivery_modes VALUES (?, ?)');
+      for (const m of dataSet.deliveryModes) insertMode.run(m.value, m.name);
+      const insertState = db.prepare('INSERT INTO states VALUES (?, ?, ?)');
+      for (const s of dataSet.states) insertState.run(s.country, s.code, s.name);
+      const insertCity = db.prepare('INSERT OR IGNORE INTO cities VALUES (?, ?, ?)');
+      for (const c of dataSet.cities) insertCity.run(c.country, c.state, c.name);
+      const insertOffice = db.prepare('INSERT INTO head_offices VALUES (?, ?, ?, ?, ?, ?)');
+      const insertOfficeMode = db.prepare('INSERT INTO head_office_delivery_modes VALUES (?, ?)');
+      const insertOfficeBank = db.prepare('INSERT INTO head_office_banks VALUES (?, ?)');
+      for (const h of dataSet.headOffices) {
+        insertOffice.run(h.code, h.country, h.name, h.networkName, h.payoutType, h.demoLocations);
+        for (const m of h.deliveryModes) insertOfficeMode.run(h.code, m);
+        for (const b of h.bankCodes) insertOfficeBank.run(h.code, b);
+      }
+      const insertBranch = db.prepare(
+        `INSERT INTO bank_branches (country, bank_code, bank_name, routing_number, branch_name, address_line1,
+           address_line2, city, district, state, bank_name_search, address_line1_search, address_line2_search,
+           district_search) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      for (const b of dataSet.branches) {
+        insertBranch.run(
+          b.country, b.bankCode, b.bankName, b.routingNumber, b.branchName, b.addressLine1, b.addressLine2,
+          b.city, b.district, b.state, b.bankName.toLowerCase(), b.addressLine1?.toLowerCase() ?? null,
+          b.addressLine2?.toLowerCase() ?? null, b.district?.toLowerCase() ?? null,
+        );
+      }
+      const insertAgent = db.prepare(
+        `INSERT INTO agents (agent_code, head_office_code, country, agent_name, address_line1, address_line2, city,
+           state, phone_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      for (const a of dataSet.agents) {
+        insertAgent.run(a.agentCode, a.headOfficeCode, a.country, a.agentName, a.addressLine1, a.addressLine2, a.city, a.state, a.phoneNumber);
+      }
+      const insertSource = db.prepare('INSERT INTO data_sources VALUES (?, ?, ?, ?, ?)');
+      for (const s of dataSet.sources) insertSource.run(s.kind, s.file, s.sha256, s.rows, importedAt);
+    })();
+    db.pragma('optimize');
+  }
+
+  async referenceData(): Promise<ReferenceData> {
+    const countries = this.prepare(
+      `SELECT c.code, c.name, c.currency,
+         (SELECT group_concat(delivery_mode, ',') FROM (SELECT DISTINCT m.delivery_mode FROM head_offices h
+            JOIN head_office_delivery_modes m ON m.head_office_code = h.code
+            WHERE h.country = c.code ORDER BY m.delivery_mode)) AS modes
+       FROM receiving_countries c ORDER BY c.code`,
+    ).all() as { code: string; name: string; currency: string; modes: string | null }[];
+    return {
+      countries: countries.map(({ modes, ...c }) => ({ ...c, deliveryModes: modes ? modes.split(',').map(Number) : [] })),
+      deliveryModes: this.prepare('SELECT value, name FROM delivery_modes ORDER BY value').all() as ReferenceData['deliveryModes'],
+      states: this.prepare('SELECT country, code, name FROM states ORDER BY country, name').all() as ReferenceData['states'],
+    };
+  }
+
+  async cities(receivingCountry: string, state: string): Promise<City[]> {
+    return this.prepare('SELECT name, state FROM cities WHERE country = ? AND state = ? ORDER BY name').all(
+      receivingCountry,
+      state,
+    ) as City[];
+  }
+
+  async agents(search: AgentSearch) {
+    const query = search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK ? this.branchAgentsQuery(search) : this.agentQuery(search);
+    const params = { ...query.params, limit: search.pageSize, offset: (search.pageNumber - 1) * search.pageSize };
+    const total = (this.prepare(query.count).get(params) as { total: number }).total;
+    const rows = params.offset < total ? (this.prepare(query.rows).all(params) as AgentRecord[]) : [];
+    return pageOf(rows.map(toAgent), total, search.pageNumber, search.pageSize);
+  }
+
+  /** Agents of head offices offering the mode; search is case-sensitive (instr) on head office or agent name. */
+  private agentQuery(search: AgentSearch) {
+    const where = ['a.country = @country', OFFERS_MODE];
+    if (search.state) where.push('a.state = @state');
+    if (search.search) where.push('(instr(a.agent_name, @search) > 0 OR instr(h.name, @search) > 0)');
+    const query = pageQuery(
+      `h.code AS head_office_code, h.name AS head_office_name, a.agent_code, a.agent_name, a.address_line1,
+       a.address_line2, a.city, a.state, s.name AS state_name, a.phone_number, a.country, h.payout_type,
+       ${HEAD_OFFICE_MODES} AS delivery_modes, NULL AS bank_code, NULL AS bank_name, NULL AS routing_number`,
+      `FROM agents a JOIN head_offices h ON h.code = a.head_office_code
+       LEFT JOIN states s ON s.country = a.country AND s.code = a.state`,
+      where,
+      'a.head_office_code, a.agent_code',
+    );
+    return { ...query, params: { country: search.receivingCountry, deliveryMode: search.deliveryMode, state: search.state ?? null, search: search.search ?? null } };
+  }
+
+  /**
+   * Delivery mode 04: the agent list answers from the bank branches each mode-04 head office pays into.
+   * The search follows "[Bank Name], [Branch Name]"; without a comma it is a contains on head office,
+   * bank or branch name. Case-sensitive, like every agent-list search (spec §4.1).
+   */
+  private branchAgentsQuery(search: AgentSearch) {
+    const where = ['h.country = @country', OFFERS_MODE];
+    if (search.state) where.push('b.state = @state');
+    const parts = search.search ? splitBankBranchSearch(search.search) : null;
+    if (parts) {
+      if (parts.bankName) where.push('instr(b.bank_name, @bankName) > 0');
+      if (parts.branchName) where.push('instr(b.branch_name, @branchName) > 0');
+    } else if (search.search) {
+      where.push('(instr(h.name, @search) > 0 OR instr(b.bank_name, @search) > 0 OR instr(b.branch_name, @search) > 0)');
+    }
+    const query = pageQuery(
+      `h.code AS head_office_code, h.name AS head_office_name, coalesce(b.routing_number, b.bank_code || '-' || b.id) AS agent_code,
+       b.branch_name AS agent_name, b.address_line1, b.address_line2, b.city, b.state, s.name AS state_name,
+       NULL AS phone_number, b.country, h.payout_type, '4' AS delivery_modes, b.bank_code, b.bank_name, b.routing_number`,
+      `FROM head_offices h JOIN head_office_banks hb ON hb.head_office_code = h.code
+       JOIN bank_branches b ON b.country = h.country AND b.bank_code = hb.bank_code
+       LEFT JOIN states s ON s.country = b.country AND s.code = b.state`,
+      where,
+      'h.code, b.bank_name, b.branch_name, b.id',
+    );
+    return {
+      ...query,
+      params: {
+        country: search.receivingCountry,
+        deliveryMode: search.deliveryMode,
+        state: search.state ?? null,
+        search: search.search ?? null,
+        bankName: parts?.bankName ?? null,
+        branchName: parts?.branchName ?? null,
+      },
+    };
+  }
+
+  async payoutNetworks(receivingCountry: string, deliveryMode: number): Promise<PayoutNetwork[]> {
+    const rows = this.prepare(
+      `SELECT h.code, h.name, h.network_name, h.payout_type FROM head_offices h
+       WHERE h.country = @country AND ${OFFERS_MODE} ORDER BY h.network_name, h.code`,
+    ).all({ country: receivingCountry, deliveryMode }) as { code: string; name: string; network_name: string; payout_type: PayoutType }[];
+    return rows.map((r) => ({
+      receivingAgentHeadOfficeCode: r.code,
+      headOfficeName: r.name,
+      networkName: r.network_name,
+      payoutType: r.payout_type,
+      payoutTypeDescription: PAYOUT_TYPES[r.payout_type],
+      deliveryMode: deliveryModeCodeOf(deliveryMode),
+      receivingCountry,
+    }));
+  }
+
+  /**
+   * Branches of the banks the head office pays into. A bank code outside those banks, or a head office that
+   * is unknown or does not offer mode 04 in this country, gives an empty page (spec §7 rule 1), not an error.
+   */
+  async branches(search: BranchSearch) {
+    const where = ['h.code = @headOffice', 'h.country = @country', OFFERS_MODE];
+    if (search.bankName) where.push('instr(b.bank_name_search, @bankName) > 0');
+    if (search.bankCode) where.push('(b.bank_code = @bankCode OR b.routing_number = @bankCode)');
+    if (search.branchLocation) where.push('instr(b.address_line1_search, @branchLocation) > 0');
+    if (search.address) where.push('instr(b.address_line2_search, @address) > 0');
+    if (search.district) where.push('instr(b.district_search, @district) > 0');
+    const query = pageQuery(
+      `h.code AS head_office_code, b.bank_code, b.bank_name, b.routing_number, b.branch_name, b.address_line1,
+       b.address_line2, b.city, b.district, b.state, s.name AS state_name, b.country`,
+      `FROM head_offices h JOIN head_office_banks hb ON hb.head_office_code = h.code
+       JOIN bank_branches b ON b.country = h.country AND b.bank_code = hb.bank_code
+       LEFT JOIN states s ON s.country = b.country AND s.code = b.state`,
+      where,
+      'b.bank_name, b.branch_name, b.id',
+    );
+    const params = {
+      headOffice: search.receivingAgentHeadOfficeCode,
+      country: search.receivingCountry,
+      deliveryMode: search.deliveryMode,
+      bankName: search.bankName?.toLowerCase() ?? null,
+      bankCode: search.bankCode ?? null,
+      branchLocation: search.branchLocation?.toLowerCase() ?? null,
+      address: search.address?.toLowerCase() ?? null,
+      district: search.district?.toLowerCase() ?? null,
+      limit: search.pageSize,
+      offset: (search.pageNumber - 1) * search.pageSize,
+    };
+    const total = (this.prepare(query.count).get(params) as { total: number }).total;
+    type Row = Record<string, string | null>;
+    const rows = params.offset < total ? (this.prepare(query.rows).all(params) as Row[]) : [];
+    const data: BankBranch[] = rows.map((r) => ({
+      receivingAgentHeadOfficeCode: r.head_office_code!,
+      bankCode: r.bank_code!,
+      bankName: r.bank_name!,
+      routingNumber: r.routing_number,
+      branchName: r.branch_name!,
+      branchLocation: r.address_line1,
+      address: r.address_line2,
+      city: r.city,
+      district: r.district,
+      state: r.state,
+      stateName: r.state_name,
+      receivingCountry: r.country!,
+    }));
+    return pageOf(data, total, search.pageNumber, search.pageSize);
+  }
+
+  async dataStatus(): Promise<DataStatus> {
+    const rows = this.prepare('SELECT kind, file, sha256, rows, imported_at FROM data_sources ORDER BY kind, file').all() as {
+      kind: string; file: string; sha256: string; rows: number; imported_at: string;
+    }[];
+    return { sources: rows.map(({ imported_at, ...s }) => ({ ...s, importedAt: imported_at })) };
+  }
+
+  async readDataSet(): Promise<DataSet> {
+    const all = <T>(sql: string) => this.db.prepare(sql).all() as T[];
+    const officeModes = new Map<string, number[]>();
+    for (const m of all<{ head_office_code: string; delivery_mode: number }>('SELECT * FROM head_office_delivery_modes ORDER BY head_office_code, delivery_mode')) {
+      officeModes.set(m.head_office_code, [...(officeModes.get(m.head_office_code) ?? []), m.delivery_mode]);
+    }
+    const officeBanks = new Map<string, string[]>();
+    for (const b of all<{ head_office_code: string; bank_code: string }>('SELECT * FROM head_office_banks ORDER BY head_office_code, bank_code')) {
+      officeBanks.set(b.head_office_code, [...(officeBanks.get(b.head_office_code) ?? []), b.bank_code]);
+    }
+    type Office = { code: string; country: string; name: string; network_name: string; payout_type: PayoutType; demo_locations: number };
+    type Branch = Record<'country' | 'bank_code' | 'bank_name' | 'branch_name', string> &
+      Record<'routing_number' | 'address_line1' | 'address_line2' | 'city' | 'district' | 'state', string | null>;
+    type AgentRow = Record<'agent_code' | 'head_office_code' | 'country' | 'agent_name' | 'address_line1' | 'address_line2' | 'city' | 'state' | 'phone_number', string>;
+    return {
+      countries: all('SELECT code, name, currency FROM receiving_countries ORDER BY code'),
+      deliveryModes: all('SELECT value, name FROM delivery_modes ORDER BY value'),
+      states: all('SELECT country, code, name FROM states ORDER BY country, code'),
+      cities: all('SELECT country, state, name FROM cities ORDER BY country, state, name'),
+      headOffices: all<Office>('SELECT * FROM head_offices ORDER BY rowid').map((h) => ({
+        code: h.code,
+        country: h.country,
+        name: h.name,
+        networkName: h.network_name,
+        payoutType: h.payout_type,
+        deliveryModes: officeModes.get(h.code) ?? [],
+        bankCodes: officeBanks.get(h.code) ?? [],
+        demoLocations: h.demo_locations,
+      })),
+      branches: all<Branch>('SELECT * FROM bank_branches ORDER BY id').map((b) => ({
+        country: b.country,
+        bankCode: b.bank_code,
+        bankName: b.bank_name,
+        routingNumber: b.routing_number,
+        branchName: b.branch_name,
+        addressLine1: b.address_line1,
+        addressLine2: b.address_line2,
+        city: b.city,
+        district: b.district,
+        state: b.state,
+      })),
+      agents: all<AgentRow>('SELECT * FROM agents ORDER BY id').map((a) => ({
+        agentCode: a.agent_code,
+        headOfficeCode: a.head_office_code,
+        country: a.country,
+        agentName: a.agent_name,
+        addressLine1: a.address_line1,
+        addressLine2: a.address_line2,
+        city: a.city,
+        state: a.state,
+        phoneNumber: a.phone_number,
+      })),
+      sources: (await this.dataStatus()).sources.map(({ importedAt: _importedAt, ...source }) => source),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

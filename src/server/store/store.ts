@@ -1,0 +1,57 @@
+import type {
+  Agent,
+  AgentsQuery,
+  BankBranch,
+  BranchesQuery,
+  City,
+  Page,
+  PayoutNetwork,
+} from '../../contract';
+import type { DataSet, DataSetSource } from '../seed/data-set';
+
+// The store: everything the routes may ask of the data, in the domain's words. One implementation per
+// engine (sqlite/, later postgres/); routes never see SQL.
+
+/** Small, rarely-changing reference data the validation layer checks every request against. */
+export interface ReferenceData {
+  countries: { code: string; name: string; currency: string; deliveryModes: number[] }[];
+  deliveryModes: { value: number; name: string }[];
+  states: { country: string; code: string; name: string }[];
+}
+
+/** The agent list's query after validation and defaults (pageNumber/pageSize filled in). */
+export type AgentSearch = Required<Pick<AgentsQuery, 'pageNumber' | 'pageSize'>> & Omit<AgentsQuery, 'pageNumber' | 'pageSize'>;
+export type BranchSearch = Required<Pick<BranchesQuery, 'pageNumber' | 'pageSize'>> & Omit<BranchesQuery, 'pageNumber' | 'pageSize'>;
+
+export interface DataStatus { sources: (DataSetSource & { importedAt: string })[] }
+
+export interface LookupStore {
+  readonly engine: 'sqlite' | 'postgres';
+  /** True when a data set has been loaded. */
+  hasData(): Promise<boolean>;
+  /** Replaces the whole served data set atomically: readers see the old set or the new one, never a mix. */
+  replaceDataSet(dataSet: DataSet): Promise<void>;
+  referenceData(): Promise<ReferenceData>;
+  cities(receivingCountry: string, state: string): Promise<City[]>;
+  agents(search: AgentSearch): Promise<Page<Agent>>;
+  payoutNetworks(receivingCountry: string, deliveryMode: number): Promise<PayoutNetwork[]>;
+  branches(search: BranchSearch): Promise<Page<BankBranch>>;
+  dataStatus(): Promise<DataStatus>;
+  /** The whole served data set, as loaded (for export, and for replacing one kind while keeping the rest). */
+  readDataSet(): Promise<DataSet>;
+  close(): Promise<void>;
+}
+
+export const pageOf = <T>(data: T[], totalItems: number, pageNumber: number, pageSize: number): Page<T> => ({
+  data,
+  pagination: { pageNumber, pageSize, totalItems, totalPages: Math.ceil(totalItems / pageSize) },
+});
+
+/** Splits an agent-list search for delivery mode 04: "[Bank Name], [Branch Name]" (spec §4.1 rule 2). */
+export function splitBankBranchSearch(search: string): { bankName?: string; branchName?: string } | null {
+  const comma = search.indexOf(',');
+  if (comma < 0) return null;
+  const bankName = search.slice(0, comma).trim();
+  const branchName = search.slice(comma + 1).trim();
+  return { bankName: bankName || undefined, branchName: branchName || undefined };
+}
