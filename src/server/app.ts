@@ -57,6 +57,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-correlation-id', request.id);
     const key = request.headers['x-idempotency-key'];
     if (typeof key === 'string' && UUID_SHAPED_PATTERN.test(key)) reply.header('x-idempotency-key', key);
+    if (request.url.startsWith('/v1/')) await reference.ensureFresh();
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {

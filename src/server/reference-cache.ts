@@ -8,10 +8,27 @@ export class ReferenceCache {
   private modes = new Map<number, ReferenceData['deliveryModes'][number]>();
   private statesByCountry = new Map<string, ReferenceData['states']>();
 
-  constructor(private readonly store: LookupStore) {}
+  private version = '';
+  private checkedAt = 0;
+
+  constructor(
+    private readonly store: LookupStore,
+    /** How stale the cache may be before the store's data version is checked again. */
+    private readonly checkEveryMs = 1000,
+  ) {}
+
+  /** Reloads when the store's data set changed (an import, another instance) since the last look. */
+  async ensureFresh(now = Date.now()): Promise<void> {
+    if (now - this.checkedAt < this.checkEveryMs) return;
+    this.checkedAt = now;
+    if ((await this.store.dataVersion()) !== this.version) await this.refresh();
+  }
 
   async refresh(): Promise<void> {
+    const version = await this.store.dataVersion();
     const data = await this.store.referenceData();
+    this.version = version;
+    this.checkedAt = Date.now();
     const statesByCountry = new Map<string, ReferenceData['states']>();
     for (const s of data.states) statesByCountry.set(s.country, [...(statesByCountry.get(s.country) ?? []), s]);
     this.data = data;

@@ -18,13 +18,30 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real app on a private copy of the seeded SQLite database (see global-setup.ts). */
-export async function createTestApp(options: Partial<AppOptions> = {}): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'rpl-app-'));
+export type TestEngine = 'sqlite' | 'postgres';
+
+/**
+ * The store engines the API suite runs against. Suites use `describe.each(testEngines())`, so one suite
+ * covers every engine (the PostgreSQL store adds itself here when a server is reachable).
+ */
+export function testEngines(): TestEngine[] {
+  return ['sqlite'];
+}
+
+/** A fresh store of the engine holding the seeded real data, private to the caller. */
+export async function openTestStore(engine: TestEngine, dir: string): Promise<LookupStore> {
+  if (engine !== 'sqlite') throw new Error(`no test store for ${engine}`);
   const file = join(dir, 'lookup.sqlite');
   copyFileSync(inject('seededSqliteFile'), file);
-  const store = options.store ?? SqliteStore.open(file);
-  const app = await buildApp({ ...options, store });
+  return SqliteStore.open(file);
+}
+
+/** The real app on a private copy of the seeded data (see global-setup.ts). */
+export async function createTestApp(options: Partial<AppOptions> & { engine?: TestEngine } = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'rpl-app-'));
+  const { engine = 'sqlite', ...appOptions } = options;
+  const store = appOptions.store ?? (await openTestStore(engine, dir));
+  const app = await buildApp({ ...appOptions, store });
   return {
     app,
     store,

@@ -27,6 +27,11 @@ export interface DataStatus { sources: (DataSetSource & { importedAt: string })[
 
 export interface LookupStore {
   readonly engine: 'sqlite' | 'postgres';
+  /**
+   * Changes whenever a new data set is committed, by this process or another (an import command, another
+   * instance). Cheap: the app asks it at most about once a second to refresh its reference cache.
+   */
+  dataVersion(): Promise<string>;
   /** True when a data set has been loaded. */
   hasData(): Promise<boolean>;
   /** Replaces the whole served data set atomically: readers see the old set or the new one, never a mix. */

@@ -124,6 +124,13 @@ export class SqliteStore implements LookupStore {
     return statement;
   }
 
+  async dataVersion(): Promise<string> {
+    // data_version changes when another connection commits; the import time covers this connection's own.
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    const latest = (this.prepare('SELECT max(imported_at) AS t FROM data_sources').get() as { t: string | null }).t;
+    return `${version}:${latest ?? ''}`;
+  }
+
   async hasData(): Promise<boolean> {
     return (this.prepare('SELECT count(*) AS n FROM head_offices').get() as { n: number }).n > 0;
   }
