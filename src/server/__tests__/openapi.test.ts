@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { agentsQuery, branchesQuery, citiesQuery, lookupHeaders, payoutNetworksQuery, statesQuery } from '../../contract';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+
+// The OpenAPI document is generated from the contract; it must be valid OpenAPI 3.1 and describe every
+// endpoint, parameter and error the app serves.
+describe('GET /v1/openapi.json', () => {
+  let t: TestApp;
+  let document: Record<string, any>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    document = res.json();
+  });
+  afterAll(async () => t.close());
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(document.openapi).toBe('3.1.0');
+    const result = await validate(structuredClone(document) as never);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+  });
+
+  const operations: [string, { shape: Record<string, unknown> } | null][] = [
+    ['/v1/agents', agentsQuery],
+    ['/v1/payout-networks', payoutNetworksQuery],
+    ['/v1/banks/branches', branchesQuery],
+    ['/v1/receiving-countries', null],
+    ['/v1/types', null],
+    ['/v1/states', statesQuery],
+    ['/v1/cities', citiesQuery],
+    ['/v1/data-status', null],
+  ];
+
+  it.each(operations)('%s lists its parameters, headers and errors', (path, query) => {
+    const operation = document.paths[path]?.get;
+    expect(operation, path).toBeDefined();
+    const parameters = (operation.parameters as { name: string; in: string; required?: boolean }[]).map((p) => `${p.in}:${p.name}`);
+    for (const name of Object.keys(query?.shape ?? {})) expect(parameters).toContain(`query:${name}`);
+    for (const name of Object.keys(lookupHeaders.shape)) expect(parameters).toContain(`header:${name}`);
+    expect(operation.parameters.find((p: { name: string }) => p.name === 'x-fapi-financial-id').required).toBe(true);
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '500', '503']));
+    expect(operation.responses['400'].content['application/problem+json']).toBeDefined();
+  });
+
+  it('describes integer parameters as int32 with their limits', () => {
+    const parameters = document.paths['/v1/agents'].get.parameters as { name: string; schema: Record<string, unknown> }[];
+    expect(parameters.find((p) => p.name === 'pageSize')!.schema).toMatchObject({ type: 'integer', format: 'int32', minimum: 1, maximum: 1000 });
+    expect(parameters.find((p) => p.name === 'pageNumber')!.schema).toMatchObject({ type: 'integer', maximum: 2147483647 });
+  });
+
+  it('every path the app routes under /v1 is in the document', () => {
+    const routed = t.app.printRoutes({ commonPrefix: false });
+    for (const path of Object.keys(document.paths)) expect(routed).toContain(path.replace('/v1/', ''));
+  });
+
+  it('serves a browsable API reference', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.body).toMatch(/swagger/i);
+  });
+});
