@@ -44,6 +44,31 @@ function phoneNumber(faker: Faker, country: string): string {
   return example.formatInternational();
 }
 
+// Bigger places get more locations: the first cities of each state are drawn more often. The running totals
+// are computed once per country, so a pick is a binary search rather than a walk over every city.
+const weightCache = new WeakMap<CityRow[], number[]>();
+function cumulativeWeights(places: CityRow[]): number[] {
+  let weights = weightCache.get(places);
+  if (!weights) {
+    let total = 0;
+    weights = places.map((_, index) => (total += 1 + 4 / (1 + (index % 25))));
+    weightCache.set(places, weights);
+  }
+  return weights;
+}
+
+function pickPlace(faker: Faker, places: CityRow[], weights: number[]): CityRow {
+  const target = faker.number.float({ min: 0, max: weights[weights.length - 1] });
+  let low = 0;
+  let high = weights.length - 1;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (weights[middle] < target) low = middle + 1;
+    else high = middle;
+  }
+  return places[low];
+}
+
 export function generateAgents(
   headOffices: HeadOfficeRow[],
   states: StateRow[],
@@ -66,10 +91,7 @@ export function generateAgents(
     faker.seed(seedOf(seed, office.code));
     const perCity = new Map<string, number>();
     for (let i = 1; i <= office.demoLocations; i++) {
-      // Bigger places get more locations: the first cities of each state are drawn more often.
-      const place = faker.helpers.weightedArrayElement(
-        places.map((value, index) => ({ value, weight: 1 + 4 / (1 + (index % 25)) })),
-      );
+      const place = pickPlace(faker, places, cumulativeWeights(places));
       const count = (perCity.get(place.name) ?? 0) + 1;
       perCity.set(place.name, count);
       const stateName = stateNames.get(`${office.country}:${place.state}`) ?? place.state;
