@@ -39,7 +39,7 @@ export function selectionSearch(params: URLSearchParams): string {
 
 /**
  * A screen's own URL parameters. `update` writes a patch (empty values remove the parameter) as a new
- * history entry; filter changes go back to page 1 unless the patch sets the page itself.
+ * history entry (or replaces the current one); filter changes go back to page 1 unless the patch sets the page itself.
  */
 export function useScreenParams<const N extends string>(names: readonly N[]) {
   const [params, setParams] = useSearchParams();
@@ -49,7 +49,7 @@ export function useScreenParams<const N extends string>(names: readonly N[]) {
     [params, names.join()],
   );
   const update = useCallback(
-    (patch: Partial<Record<N | 'pageNumber' | 'pageSize', string | number | undefined>>) => {
+    (patch: Partial<Record<N | 'pageNumber' | 'pageSize', string | number | undefined>>, options: { replace?: boolean } = {}) => {
       setParams((current) => {
         const next = new URLSearchParams(current);
         if (!('pageNumber' in patch)) next.delete('pageNumber');
@@ -58,9 +58,14 @@ export function useScreenParams<const N extends string>(names: readonly N[]) {
           else next.set(name, String(value));
         }
         return next;
-      });
+      }, options);
     },
     [setParams],
   );
   return { values, update };
+}
+
+/** URL parameters that are set; absent ones are left out of the request and of the query key. */
+export function presentValues<T extends Record<string, string>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== '')) as Partial<T>;
 }
