@@ -79,7 +79,7 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
               label="State"
               sx={{ minWidth: 220 }}
               error={Boolean(errors.state || states.error)}
-              helperText={errors.state?.message ?? (states.error ? `States could not be loaded: ${states.error.message}` : 'From GET /v1/states')}
+              helperText={errors.state?.message ?? (states.error ? `States could not be loaded: ${states.error.message}` : 'States of the receiving country')}
             >
               <MenuItem value="">All states</MenuItem>
               {(states.data?.data ?? []).map((state) => (
