@@ -88,7 +88,7 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
                 </MenuItem>
               ))}
               {/* A state from a shared link that is not in the list still shows, so the API can say why. */}
-              {values.state && states.data && !states.data.data.some((s) => s.code === values.state) && <MenuItem value={values.state}>{values.state}</MenuItem>}
+              {values.state && !(states.data?.data ?? []).some((s) => s.code === values.state) && <MenuItem value={values.state}>{values.state}</MenuItem>}
             </TextField>
           )}
         />
