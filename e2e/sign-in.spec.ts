@@ -37,3 +37,16 @@ test('asks for the agent correspondent id, checks its pattern, keeps it and lets
   await expect(page.getByRole('button', { name: /Agent XY34ZZ/ })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('rpl.correspondentId'))).toBe('XY34ZZ');
 });
+
+test('the built portal has no inline script, so a strict script-src CSP holds', async ({ request }) => {
+  const html = await (await request.get('/')).text();
+  const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const [, attributes, body] of scripts) {
+    expect(attributes).toMatch(/src="\/assets\/[^"]+\.js"/);
+    expect(body.trim()).toBe('');
+  }
+  // Deep links get the same page (SPA fallback), API paths do not.
+  expect(await (await request.get('/branches?receivingCountry=BD&deliveryMode=04')).text()).toBe(html);
+  expect((await request.get('/v1/nothing-here')).status()).toBe(404);
+});
