@@ -18,7 +18,8 @@ export default defineConfig({
   // Two shared cores: one worker, and a retry only on CI where a slow machine may hiccup.
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  timeout: 60_000,
+  // Generous: five engineers share two cores, and the first start seeds the data.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? 'line' : 'list',
   globalTeardown: './e2e/global-teardown.ts',

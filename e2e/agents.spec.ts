@@ -114,4 +114,5 @@ test('agents screen: accessible, readable at 360 px, screenshot', async ({ page 
   // Nothing but the results table itself scrolls sideways.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await expectAccessible(page);
+  await page.screenshot({ path: 'docs/screenshots/agents-360.png' });
 });
