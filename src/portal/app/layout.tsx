@@ -34,7 +34,8 @@ export function Layout() {
       <Box component="a" href="#main" sx={{ position: 'absolute', left: -9999, '&:focus': { left: 8, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1 } }}>
         Skip to content
       </Box>
-      <AppBar position="sticky" component="header">
+      {/* Sticky on wider screens only: at 360 px the bar with the selector would take a third of the height. */}
+      <AppBar position="sticky" component="header" sx={{ position: { xs: "static", sm: "sticky" } }}>
         <Toolbar variant="dense" sx={{ gap: 1 }}>
           <Typography component="p" variant="h6" sx={{ flexGrow: 1, fontSize: { xs: '1rem', sm: '1.25rem' } }}>
             Receiving-Partner Lookup
