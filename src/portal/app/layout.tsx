@@ -35,7 +35,7 @@ export function Layout() {
         Skip to content
       </Box>
       {/* Sticky on wider screens only: at 360 px the bar with the selector would take a third of the height. */}
-      <AppBar position="sticky" component="header" sx={{ position: { xs: "static", sm: "sticky" } }}>
+      <AppBar position="sticky" component="header" sx={{ position: { xs: 'static', sm: 'sticky' } }}>
         <Toolbar variant="dense" sx={{ gap: 1 }}>
           <Typography component="p" variant="h6" sx={{ flexGrow: 1, fontSize: { xs: '1rem', sm: '1.25rem' } }}>
             Receiving-Partner Lookup
