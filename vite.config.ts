@@ -28,6 +28,10 @@ export default defineConfig({
           name: 'portal',
           environment: 'happy-dom',
           include: ['src/portal/**/*.test.{ts,tsx}'],
+          // Component tests talk to the real API on a private copy of the seeded database.
+          globalSetup: ['src/testing/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
         },
       },
     ],

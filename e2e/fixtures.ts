@@ -1,0 +1,32 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test as base, type Page } from '@playwright/test';
+
+export const CORRESPONDENT_ID = 'AB12CD';
+
+/** Signs the teller in the way the portal remembers it: the correspondent id in localStorage. */
+export async function signIn(page: Page, id = CORRESPONDENT_ID) {
+  await page.addInitScript((value) => localStorage.setItem('rpl.correspondentId', value), id);
+}
+
+/** axe-core on the page as it stands: no serious or critical WCAG 2 A/AA violation. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    blocking.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
+}
+
+/** Chooses a receiving country in the app bar by typing part of its name or code. */
+export async function chooseCountry(page: Page, typed: string, name: RegExp) {
+  await page.getByLabel('Receiving country').fill(typed);
+  await page.getByRole('option', { name }).click();
+}
+
+export async function chooseDeliveryMode(page: Page, name: RegExp) {
+  await page.getByRole('combobox', { name: 'Delivery mode' }).click();
+  await page.getByRole('option', { name }).click();
+}
+
+export const test = base;
+export { expect };

@@ -1,0 +1,68 @@
+import { Suspense } from 'react';
+import { Link as RouterLink, Outlet, useLocation } from 'react-router';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Container from '@mui/material/Container';
+import LinearProgress from '@mui/material/LinearProgress';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import { CorrespondentButton } from '../features/correspondent/components/correspondent-button';
+import { SignIn } from '../features/correspondent/components/sign-in';
+import { DataStatusFooter } from '../features/data-status/components/data-status-footer';
+import { ReceivingSelector } from '../features/receiving-selector/components/receiving-selector';
+import { useCorrespondentId } from '../lib/correspondent-id';
+import { selectionSearch } from '../lib/url-state';
+import { paths } from './paths';
+
+const SCREENS = [
+  { path: paths.agents, label: 'Agents' },
+  { path: paths.payoutNetworks, label: 'Payout networks' },
+  { path: paths.branches, label: 'Bank branches' },
+];
+
+/** App bar (correspondent id, receiving country and mode, screens), the screen, and the data-status footer. */
+export function Layout() {
+  const correspondentId = useCorrespondentId();
+  const location = useLocation();
+  const search = selectionSearch(new URLSearchParams(location.search));
+  const current = SCREENS.find((screen) => location.pathname.startsWith(screen.path))?.path ?? false;
+
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+      <Box component="a" href="#main" sx={{ position: 'absolute', left: -9999, '&:focus': { left: 8, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1 } }}>
+        Skip to content
+      </Box>
+      {/* Sticky on wider screens only: at 360 px the bar with the selector would take a third of the height. */}
+      <AppBar position="sticky" component="header" sx={{ position: { xs: 'static', sm: 'sticky' } }}>
+        <Toolbar variant="dense" sx={{ gap: 1 }}>
+          <Typography component="p" variant="h6" sx={{ flexGrow: 1, fontSize: { xs: '1rem', sm: '1.25rem' } }}>
+            Receiving-Partner Lookup
+          </Typography>
+          {correspondentId && <CorrespondentButton correspondentId={correspondentId} />}
+        </Toolbar>
+        {correspondentId && (
+          <Box sx={{ bgcolor: 'background.paper', color: 'text.primary', px: 2 }}>
+            <ReceivingSelector />
+            <Tabs value={current} component="nav" aria-label="Screens" variant="scrollable" allowScrollButtonsMobile>
+              {SCREENS.map((screen) => (
+                <Tab key={screen.path} label={screen.label} value={screen.path} component={RouterLink} to={`${screen.path}${search}`} />
+              ))}
+            </Tabs>
+          </Box>
+        )}
+      </AppBar>
+      <Container component="main" id="main" tabIndex={-1} maxWidth="xl" sx={{ flex: 1, py: 2, px: { xs: 1, sm: 2 } }}>
+        {correspondentId ? (
+          <Suspense fallback={<LinearProgress aria-label="Loading screen" />}>
+            <Outlet />
+          </Suspense>
+        ) : (
+          <SignIn />
+        )}
+      </Container>
+      <DataStatusFooter enabled={Boolean(correspondentId)} />
+    </Box>
+  );
+}

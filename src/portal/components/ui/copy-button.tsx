@@ -1,0 +1,33 @@
+import { useState } from 'react';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import CheckIcon from '@mui/icons-material/Check';
+
+/** Copies a code to the clipboard in one click; the tooltip confirms it. */
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard.writeText(value);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+  return (
+    <Tooltip title={copied ? 'Copied' : `Copy ${label}`}>
+      <IconButton size="small" aria-label={`Copy ${label} ${value}`} onClick={() => void copy()}>
+        {copied ? <CheckIcon fontSize="inherit" color="success" /> : <ContentCopyIcon fontSize="inherit" />}
+      </IconButton>
+    </Tooltip>
+  );
+}
+
+/** A code shown in monospace with its copy button. */
+export function CopyableCode({ value, label }: { value: string | null; label: string }) {
+  if (!value) return <span aria-label={`no ${label}`}>—</span>;
+  return (
+    <span style={{ whiteSpace: 'nowrap' }}>
+      <code>{value}</code>
+      <CopyButton value={value} label={label} />
+    </span>
+  );
+}

@@ -1,0 +1,71 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+
+// All state of the portal lives in the URL, under the API's own parameter names, so a link can be shared,
+// reload restores the screen, Back works, and a hand-edited parameter reaches the API as written (a bad one
+// comes back as the API's 400 with its correlation id).
+
+const SELECTION = ['receivingCountry', 'deliveryMode'] as const;
+
+/** The receiving country and delivery mode chosen in the app bar; they drive every screen. */
+export function useReceivingSelection() {
+  const [params, setParams] = useSearchParams();
+  const receivingCountry = params.get('receivingCountry') ?? '';
+  const deliveryMode = params.get('deliveryMode') ?? '';
+  const select = useCallback(
+    (country: string, mode: string) => {
+      // A new country or mode starts the screen's filters afresh: a state or head office of the previous
+      // country means nothing in the next.
+      const next = new URLSearchParams();
+      if (country) next.set('receivingCountry', country);
+      if (mode) next.set('deliveryMode', mode);
+      setParams(next);
+    },
+    [setParams],
+  );
+  return { receivingCountry, deliveryMode, select };
+}
+
+/** Keeps only the app-bar selection of the current URL: used by links between screens. */
+export function selectionSearch(params: URLSearchParams): string {
+  const kept = new URLSearchParams();
+  for (const name of SELECTION) {
+    const value = params.get(name);
+    if (value) kept.set(name, value);
+  }
+  const text = kept.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * A screen's own URL parameters. `update` writes a patch (empty values remove the parameter) as a new
+ * history entry (or replaces the current one); filter changes go back to page 1 unless the patch sets the page itself.
+ */
+export function useScreenParams<const N extends string>(names: readonly N[]) {
+  const [params, setParams] = useSearchParams();
+  const values = useMemo(
+    () => Object.fromEntries(names.map((name) => [name, params.get(name) ?? ''])) as Record<N, string>,
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [params, names.join()],
+  );
+  const update = useCallback(
+    (patch: Partial<Record<N | 'pageNumber' | 'pageSize', string | number | undefined>>, options: { replace?: boolean } = {}) => {
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        if (!('pageNumber' in patch)) next.delete('pageNumber');
+        for (const [name, value] of Object.entries(patch)) {
+          if (value === undefined || value === '') next.delete(name);
+          else next.set(name, String(value));
+        }
+        return next;
+      }, options);
+    },
+    [setParams],
+  );
+  return { values, update };
+}
+
+/** URL parameters that are set; absent ones are left out of the request and of the query key. */
+export function presentValues<T extends Record<string, string>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== '')) as Partial<T>;
+}
