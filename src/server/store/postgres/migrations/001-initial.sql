@@ -80,6 +80,8 @@ CREATE TABLE bank_branches (
 );
 -- The stable order of branch answers, and the bank filter within a country.
 CREATE INDEX bank_branches_order ON bank_branches (country, bank_code, bank_name, branch_name, id);
+-- A head office paying into most banks of a country: its first page is read in answer order, not sorted.
+CREATE INDEX bank_branches_name_order ON bank_branches (country, bank_name, branch_name, id);
 CREATE INDEX bank_branches_state ON bank_branches (country, state, bank_code);
 CREATE INDEX bank_branches_routing ON bank_branches (routing_number);
 -- Case-insensitive branch filters (GET /v1/banks/branches).
