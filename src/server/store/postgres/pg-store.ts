@@ -139,6 +139,45 @@ function pageQuery(p: Parameters, select: string, from: string, where: string[],
   return { count, countParams, rows, rowParams: p.values };
 }
 
+// The big tables are loaded into a fresh table without indexes, indexed once (building a trigram index in one
+// pass is many times faster than updating it row by row), then swapped in by name in the same transaction.
+const REBUILT_TABLES = ['bank_branches', 'agents'] as const;
+const NEXT = '_next';
+
+/** Creates `<table>_next`, shaped like the table but without its indexes; returns its name to load into. */
+async function rebuiltTable(client: pg.PoolClient, table: (typeof REBUILT_TABLES)[number]): Promise<string> {
+  await client.query(`DROP TABLE IF EXISTS ${table}${NEXT}`);
+  await client.query(`CREATE TABLE ${table}${NEXT} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+  return `${table}${NEXT}`;
+}
+
+/** Gives `<table>_next` the table's keys and indexes (as the migrations defined them), then puts it in its place. */
+async function swapIn(client: pg.PoolClient, table: (typeof REBUILT_TABLES)[number]): Promise<void> {
+  const next = `${table}${NEXT}`;
+  const { rows } = await client.query<{ name: string; definition: string; constraint_name: string | null; constraint_definition: string | null }>(
+    `SELECT ci.relname AS name, pg_get_indexdef(i.indexrelid) AS definition, c.conname AS constraint_name,
+            pg_get_constraintdef(c.oid) AS constraint_definition
+     FROM pg_index i JOIN pg_class ci ON ci.oid = i.indexrelid
+     LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid AND c.conrelid = i.indrelid
+     WHERE i.indrelid = $1::regclass ORDER BY ci.relname`,
+    [table],
+  );
+  for (const index of rows) {
+    if (index.constraint_name) {
+      await client.query(`ALTER TABLE ${next} ADD CONSTRAINT ${index.constraint_name}${NEXT} ${index.constraint_definition}`);
+    } else {
+      const definition = index.definition
+        .replace(`INDEX ${index.name} ON `, `INDEX ${index.name}${NEXT} ON `)
+        .replace(new RegExp(` ON ((?:\\w+\\.)?)${table} USING `), ` ON $1${next} USING `);
+      await client.query(definition);
+    }
+  }
+  await client.query(`DROP TABLE ${table}`);
+  await client.query(`ALTER TABLE ${next} RENAME TO ${table}`);
+  // Renaming a key's index renames its constraint too, so every name is the migration's again.
+  for (const index of rows) await client.query(`ALTER INDEX ${index.name}${NEXT} RENAME TO ${index.name}`);
+}
+
 // How many rows one multi-row INSERT … SELECT FROM unnest(…) carries while loading a data set.
 const LOAD_CHUNK = 5000;
 
@@ -205,10 +244,11 @@ export class PgStore implements LookupStore {
         await client.query('BEGIN');
         // A large load may take longer than a lookup is allowed to.
         await client.query('SET LOCAL statement_timeout = 0');
+        await client.query("SET LOCAL maintenance_work_mem = '256MB'");
         await client.query('SELECT version FROM data_version FOR UPDATE');
         for (const table of [
           'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices',
-          'head_office_delivery_modes', 'head_office_banks', 'bank_branches', 'agents', 'data_sources',
+          'head_office_delivery_modes', 'head_office_banks', 'data_sources',
         ]) {
           await client.query(`DELETE FROM ${table}`);
         }
@@ -241,7 +281,7 @@ export class PgStore implements LookupStore {
         );
         // Ids 1…n in data set order, as SQLite's rowid gives them: the id is part of mode-04 agent codes.
         await load(
-          'bank_branches',
+          await rebuiltTable(client, 'bank_branches'),
           ['id', 'country', 'bank_code', 'bank_name', 'routing_number', 'branch_name', 'address_line1', 'address_line2',
             'city', 'district', 'state', 'bank_name_search', 'address_line1_search', 'address_line2_search', 'district_search'],
           ['int', ...Array<string>(14).fill('text')],
@@ -252,7 +292,7 @@ export class PgStore implements LookupStore {
           ]),
         );
         await load(
-          'agents',
+          await rebuiltTable(client, 'agents'),
           ['id', 'agent_code', 'head_office_code', 'country', 'agent_name', 'address_line1', 'address_line2', 'city', 'state', 'phone_number'],
           ['int', ...Array<string>(9).fill('text')],
           dataSet.agents.map((a, i) => [
@@ -263,6 +303,7 @@ export class PgStore implements LookupStore {
           'data_sources', ['kind', 'file', 'sha256', 'rows', 'imported_at'], ['text', 'text', 'text', 'int', 'text'],
           dataSet.sources.map((s) => [s.kind, s.file, s.sha256, s.rows, importedAt]),
         );
+        for (const table of REBUILT_TABLES) await swapIn(client, table);
         await client.query('UPDATE data_version SET version = version + 1');
         await client.query('COMMIT');
       } catch (error) {

@@ -103,4 +103,33 @@ describe.skipIf(!testEngines().includes('postgres'))('two instances on one Postg
         .toBe('Mexico (new data set)');
     }
   });
+  it('keeps answering from the old data set or the new one while a data set is replaced, never a mix', async () => {
+    const path = '/v1/banks/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=BRACBD&pageSize=1';
+    let request = 0;
+    const totalNow = async () => {
+      // A fresh correspondent id per request keeps these many lookups under the rate limit.
+      const response = await get(1, path, `AT${String(request++).padStart(4, '0')}`);
+      return { status: response.status, total: (await response.json()).pagination?.totalItems as number };
+    };
+    const before = (await totalNow()).total;
+    const dataSet = await stores[0].readDataSet();
+    // The new data set lacks one bank's branches, so its total differs from the old one.
+    const branches = dataSet.branches.filter((b) => !(b.country === 'BD' && b.bankCode === '020'));
+    const after = before - (dataSet.branches.length - branches.length);
+    expect(after).toBeLessThan(before);
+
+    let loaded = false;
+    const replacing = stores[0].replaceDataSet({ ...dataSet, branches }).finally(() => { loaded = true; });
+    const seen: { status: number; total: number }[] = [];
+    for (let i = 0; i < 2000 && !loaded; i++) {
+      seen.push(await totalNow());
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await replacing;
+    seen.push(await totalNow());
+    expect(seen.length).toBeGreaterThan(2);
+    expect(seen.filter((s) => s.status !== 200)).toEqual([]);
+    expect(seen.filter((s) => s.total !== before && s.total !== after)).toEqual([]);
+    expect(seen.at(-1)!.total).toBe(after);
+  });
 });
