@@ -9,7 +9,8 @@ import { UUID_SHAPED_PATTERN } from '../contract';
 import { buildOpenApiDocument } from './openapi';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody, sendProblem } from './problems';
 import { ReferenceCache } from './reference-cache';
-import type { LookupStore } from './store/store';
+import { StoreUnavailableError, type LookupStore } from './store/store';
+import rateLimit, { type RateLimitOptions } from './plugins/external/rate-limit';
 import referenceRoutes from './routes/v1/reference';
 import lookupRoutes from './routes/v1/lookups';
 
@@ -28,6 +29,11 @@ export interface AppOptions {
   /** Folder of the built portal (vite build); the portal is served at / when it exists. */
   portalDir?: string;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Per-correspondent rate limit of the /v1 lookups (main passes RATE_LIMIT_MAX / RATE_LIMIT_WINDOW_MS, on by
+   * default there). Absent here means off, so tests that drive thousands of requests opt in explicitly.
+   */
+  rateLimit?: RateLimitOptions;
 }
 
 /**
@@ -61,6 +67,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    if (error instanceof StoreUnavailableError) {
+      // The database is down or too slow: tell the client when to retry; the pool reconnects by itself.
+      request.log.warn({ err: error }, 'store unavailable');
+      reply.header('retry-after', String(error.retryAfterSeconds));
+      return sendProblem(request, reply, 'unavailable', 'The lookup data is temporarily unavailable; retry after the time in Retry-After.');
+    }
     if (error instanceof ProblemError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return sendProblem(request, reply, error.kind, error.detail, error.errors);
@@ -71,7 +83,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Fastify's own client errors (bad content type, body on GET, too-long URL…): a 400 without internals.
       return sendProblem(request, reply, 'invalidRequest', error.message);
     }
-    if (status === 503) return sendProblem(request, reply, 'unavailable', 'The service is temporarily unavailable; try again shortly.');
+    if (status === 503) {
+      if (!reply.hasHeader('retry-after')) reply.header('retry-after', '5');
+      return sendProblem(request, reply, 'unavailable', 'The service is temporarily unavailable; try again shortly.');
+    }
     request.log.error({ err: error }, 'request failed');
     return sendProblem(request, reply, 'internal', 'The request could not be completed. Quote the correlation id to support.');
   });
@@ -89,6 +104,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .type(PROBLEM_CONTENT_TYPE)
       .send(problemBody('notFound', `No operation at ${request.method} ${path}; see /v1/openapi.json.`, request.correlationId));
   });
+
+  if (options.rateLimit) await app.register(rateLimit, options.rateLimit);
 
   const openApiDocument = buildOpenApiDocument();
   app.get('/v1/openapi.json', { logLevel: 'warn' }, async () => openApiDocument);

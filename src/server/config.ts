@@ -9,6 +9,18 @@ const environment = z.object({
   DATABASE_URL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORTAL_DIR: z.string().default(join(process.cwd(), 'dist', 'portal')),
+  // PostgreSQL store (DATABASE_URL=postgres://…): connections per instance, and how long a lookup query or a
+  // wait for a connection may take before the request is answered 503 with Retry-After.
+  PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  PG_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
+  PG_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(2000),
+  // Rate limit per correspondent (x-fapi-financial-id; client IP when absent): RATE_LIMIT_MAX lookups per
+  // RATE_LIMIT_WINDOW_MS; 0 turns it off. Generous by default: it stops runaway clients, not tellers.
+  RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(1200),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
+  // Shared state of several instances (rate-limit counters) lives in Redis when set; in memory otherwise.
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_KEY_PREFIX: z.string().default('rpl:'),
 });
 export type Config = z.infer<typeof environment>;
 

@@ -5,7 +5,9 @@ import { inject } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppOptions } from '../server/app';
 import { SqliteStore } from '../server/store/sqlite/sqlite-store';
+import { PgStore, type PgStoreOptions } from '../server/store/postgres/pg-store';
 import type { LookupStore } from '../server/store/store';
+import { createDatabase, dropDatabase, uniqueName } from './postgres';
 
 export const FINANCIAL_ID = 'AB12CD';
 export const LOOKUP_HEADERS = { 'x-fapi-financial-id': FINANCIAL_ID };
@@ -25,12 +27,35 @@ export type TestEngine = 'sqlite' | 'postgres';
  * covers every engine (the PostgreSQL store adds itself here when a server is reachable).
  */
 export function testEngines(): TestEngine[] {
-  return ['sqlite'];
+  // global-setup.ts printed why when PostgreSQL is left out (and failed instead under REQUIRE_POSTGRES=1).
+  return inject('seededPostgresDatabase') ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/**
+ * A private copy of the seeded PostgreSQL database (CREATE DATABASE … TEMPLATE, a file copy: no reseeding).
+ * `drop` removes it; the run's teardown drops any left behind.
+ */
+export async function createTestPostgresDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const seeded = inject('seededPostgresDatabase');
+  if (!seeded) throw new Error('PostgreSQL is not available in this run (see the global setup message)');
+  const name = uniqueName(seeded.replace(/_seed$/, ''));
+  const url = await createDatabase(name, seeded);
+  return { name, url, drop: () => dropDatabase(name) };
 }
 
 /** A fresh store of the engine holding the seeded real data, private to the caller. */
-export async function openTestStore(engine: TestEngine, dir: string): Promise<LookupStore> {
-  if (engine !== 'sqlite') throw new Error(`no test store for ${engine}`);
+export async function openTestStore(engine: TestEngine, dir: string, postgres: Partial<PgStoreOptions> = {}): Promise<LookupStore> {
+  if (engine === 'postgres') {
+    const database = await createTestPostgresDatabase();
+    const store = PgStore.open({ connectionString: database.url, ...postgres });
+    // Closing the store also drops its private database.
+    const close = store.close.bind(store);
+    store.close = async () => {
+      await close();
+      await database.drop();
+    };
+    return store;
+  }
   const file = join(dir, 'lookup.sqlite');
   copyFileSync(inject('seededSqliteFile'), file);
   return SqliteStore.open(file);

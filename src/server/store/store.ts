@@ -60,3 +60,18 @@ export function splitBankBranchSearch(search: string): { bankName?: string; bran
   const branchName = search.slice(comma + 1).trim();
   return { bankName: bankName || undefined, branchName: branchName || undefined };
 }
+
+/**
+ * The store cannot answer right now (database down, connection refused, a query past its statement timeout).
+ * The app answers 503 with Retry-After: the request may succeed once the database is back, without a restart.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 5,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}

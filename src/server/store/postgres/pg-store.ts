@@ -1,0 +1,482 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import {
+  ACCOUNT_TRANSFER_TO_OTHER_BANK,
+  PAYOUT_TYPES,
+  type Agent,
+  type BankBranch,
+  type City,
+  type PayoutNetwork,
+  type PayoutType,
+} from '../../../contract';
+import { deliveryModeCodeOf } from '../../seed/delivery-modes';
+import type { DataSet } from '../../seed/data-set';
+import {
+  StoreUnavailableError,
+  pageOf,
+  splitBankBranchSearch,
+  type AgentSearch,
+  type BranchSearch,
+  type DataStatus,
+  type LookupStore,
+  type ReferenceData,
+} from '../store';
+
+// The PostgreSQL store: the same questions as the SQLite store (sqlite/sqlite-store.ts) answered row for row
+// alike — same filters, same order, same nulls, same totals. Schema and the reasons it differs from SQLite's:
+// migrations/001-initial.sql.
+
+const MIGRATIONS_DIR = join(import.meta.dirname, 'migrations');
+// Any fixed number: serialises migrations when several instances (or `npm run migrate`) start at once.
+const MIGRATION_LOCK = 4_040_404;
+
+export interface PgStoreOptions {
+  connectionString: string;
+  /** Connections per instance (PG_POOL_SIZE). */
+  poolSize?: number;
+  /** Longest a lookup query may run before the server cancels it (PG_STATEMENT_TIMEOUT_MS). */
+  statementTimeoutMs?: number;
+  /** Longest a request waits for a connection before giving up (PG_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
+  log?: (message: string) => void;
+}
+
+/** Applies the numbered migrations (NNN-name.sql) the database has not seen, tracked in schema_migrations. */
+export async function migrate(pool: pg.Pool): Promise<string[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+    const files = readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{3}-.+\.sql$/.test(f)).sort();
+    const applied: string[] = [];
+    for (const file of files) {
+      const version = Number(file.slice(0, 3));
+      if (done.has(version)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, file]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+      applied.push(file);
+    }
+    return applied;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    client.release();
+  }
+}
+
+// SQLSTATE classes and client errors that mean "the database cannot answer now", not "the query is wrong".
+const UNAVAILABLE_SQLSTATES = new Set(['57014', '57P01', '57P02', '57P03', '53300', '53400']);
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|Connection refused/i;
+
+export function isUnavailable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_NODE_CODES.has(code))) return true;
+  if (error instanceof AggregateError) return error.errors.some(isUnavailable);
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
+}
+
+/** User text for a contains search: LIKE's own wildcards escaped, so %, _ (and *, ?, [) match literally. */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
+/** Numbered query parameters ($1, $2…) collected as the SQL is built. */
+class Parameters {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+const offersMode = (p: Parameters, deliveryMode: number) =>
+  `EXISTS (SELECT 1 FROM head_office_delivery_modes m WHERE m.head_office_code = h.code AND m.delivery_mode = ${p.add(deliveryMode)})`;
+
+// Columns are named as the contract's records, in the same order as the SQLite store builds them.
+const AGENT_COLUMNS = `h.code AS "receivingAgentHeadOfficeCode", h.name AS "headOfficeName", a.agent_code AS "agentCode",
+  a.agent_name AS "agentName", a.address_line1 AS "addressLine1", a.address_line2 AS "addressLine2", a.city, a.state,
+  s.name AS "stateName", a.phone_number AS "phoneNumber", a.country AS "receivingCountry", h.payout_type AS "payoutType",
+  (SELECT array_agg(m.delivery_mode ORDER BY m.delivery_mode) FROM head_office_delivery_modes m WHERE m.head_office_code = h.code) AS "deliveryModes",
+  NULL AS "bankCode", NULL AS "bankName", NULL AS "routingNumber"`;
+
+const BRANCH_AGENT_COLUMNS = `h.code AS "receivingAgentHeadOfficeCode", h.name AS "headOfficeName",
+  coalesce(b.routing_number, b.bank_code || '-' || b.id) AS "agentCode", b.branch_name AS "agentName",
+  b.address_line1 AS "addressLine1", b.address_line2 AS "addressLine2", b.city, b.state, s.name AS "stateName",
+  NULL AS "phoneNumber", b.country AS "receivingCountry", h.payout_type AS "payoutType", ARRAY[4] AS "deliveryModes",
+  b.bank_code AS "bankCode", b.bank_name AS "bankName", b.routing_number AS "routingNumber"`;
+
+const BRANCH_COLUMNS = `h.code AS "receivingAgentHeadOfficeCode", b.bank_code AS "bankCode", b.bank_name AS "bankName",
+  b.routing_number AS "routingNumber", b.branch_name AS "branchName", b.address_line1 AS "branchLocation",
+  b.address_line2 AS "address", b.city, b.district, b.state, s.name AS "stateName", b.country AS "receivingCountry"`;
+
+const BRANCHES_OF_HEAD_OFFICE = `FROM head_offices h JOIN head_office_banks hb ON hb.head_office_code = h.code
+  JOIN bank_branches b ON b.country = h.country AND b.bank_code = hb.bank_code
+  LEFT JOIN states s ON s.country = b.country AND s.code = b.state`;
+
+/** One query shape: the rows of one page and the count of all rows (same FROM/WHERE). */
+export interface PageQuery {
+  count: string;
+  countParams: unknown[];
+  rows: string;
+  rowParams: unknown[];
+}
+
+function pageQuery(p: Parameters, select: string, from: string, where: string[], orderBy: string, pageNumber: number, pageSize: number): PageQuery {
+  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const count = `SELECT count(*)::int AS total ${from} ${whereSql}`;
+  // The count takes the filter parameters; the rows add LIMIT and OFFSET after them.
+  const countParams = [...p.values];
+  const rows = `SELECT ${select} ${from} ${whereSql} ORDER BY ${orderBy} LIMIT ${p.add(pageSize)} OFFSET ${p.add((pageNumber - 1) * pageSize)}`;
+  return { count, countParams, rows, rowParams: p.values };
+}
+
+// The big tables are loaded into a fresh table without indexes, indexed once (building a trigram index in one
+// pass is many times faster than updating it row by row), then swapped in by name in the same transaction.
+const REBUILT_TABLES = ['bank_branches', 'agents'] as const;
+const NEXT = '_next';
+
+/** Creates `<table>_next`, shaped like the table but without its indexes; returns its name to load into. */
+async function rebuiltTable(client: pg.PoolClient, table: (typeof REBUILT_TABLES)[number]): Promise<string> {
+  await client.query(`DROP TABLE IF EXISTS ${table}${NEXT}`);
+  await client.query(`CREATE TABLE ${table}${NEXT} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+  return `${table}${NEXT}`;
+}
+
+/** Gives `<table>_next` the table's keys and indexes (as the migrations defined them), then puts it in its place. */
+async function swapIn(client: pg.PoolClient, table: (typeof REBUILT_TABLES)[number]): Promise<void> {
+  const next = `${table}${NEXT}`;
+  const { rows } = await client.query<{ name: string; definition: string; constraint_name: string | null; constraint_definition: string | null }>(
+    `SELECT ci.relname AS name, pg_get_indexdef(i.indexrelid) AS definition, c.conname AS constraint_name,
+            pg_get_constraintdef(c.oid) AS constraint_definition
+     FROM pg_index i JOIN pg_class ci ON ci.oid = i.indexrelid
+     LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid AND c.conrelid = i.indrelid
+     WHERE i.indrelid = $1::regclass ORDER BY ci.relname`,
+    [table],
+  );
+  for (const index of rows) {
+    if (index.constraint_name) {
+      await client.query(`ALTER TABLE ${next} ADD CONSTRAINT ${index.constraint_name}${NEXT} ${index.constraint_definition}`);
+    } else {
+      const definition = index.definition
+        .replace(`INDEX ${index.name} ON `, `INDEX ${index.name}${NEXT} ON `)
+        .replace(new RegExp(` ON ((?:\\w+\\.)?)${table} USING `), ` ON $1${next} USING `);
+      await client.query(definition);
+    }
+  }
+  await client.query(`DROP TABLE ${table}`);
+  await client.query(`ALTER TABLE ${next} RENAME TO ${table}`);
+  // Renaming a key's index renames its constraint too, so every name is the migration's again.
+  for (const index of rows) await client.query(`ALTER INDEX ${index.name}${NEXT} RENAME TO ${index.name}`);
+}
+
+// How many rows one multi-row INSERT … SELECT FROM unnest(…) carries while loading a data set.
+const LOAD_CHUNK = 5000;
+
+export class PgStore implements LookupStore {
+  readonly engine = 'postgres' as const;
+
+  private constructor(readonly pool: pg.Pool) {}
+
+  /** A pool on the database; the caller migrates (openStore, `npm run migrate`). */
+  static open(options: PgStoreOptions): PgStore {
+    const statementTimeoutMs = options.statementTimeoutMs ?? 5000;
+    const pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.poolSize ?? 10,
+      statement_timeout: statementTimeoutMs,
+      // The server cancels a slow query at statement_timeout; this client-side bound also ends a request
+      // whose connection went silent (a cut network), so no request hangs.
+      query_timeout: statementTimeoutMs + 2000,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
+      idleTimeoutMillis: 30_000,
+      application_name: 'receiving-partner-lookup',
+    });
+    // An idle connection that breaks (database restart, network cut) emits 'error' on the pool; unhandled it
+    // would crash the process. The pool drops that connection and opens a fresh one on the next query.
+    pool.on('error', (error) => options.log?.(`PostgreSQL connection lost: ${error.message}`));
+    return new PgStore(pool);
+  }
+
+  async migrate(): Promise<string[]> {
+    return this.guard(() => migrate(this.pool));
+  }
+
+  /** Runs a store call; a database that cannot answer becomes StoreUnavailableError (503), anything else stays. */
+  private async guard<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (isUnavailable(error)) throw new StoreUnavailableError(`PostgreSQL unavailable: ${(error as Error).message}`, 5, { cause: error });
+      throw error;
+    }
+  }
+
+  private async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+    return this.guard(async () => (await this.pool.query<R>(sql, params)).rows);
+  }
+
+  async dataVersion(): Promise<string> {
+    return (await this.query<{ version: string }>('SELECT version::text FROM data_version'))[0]?.version ?? '';
+  }
+
+  async hasData(): Promise<boolean> {
+    return (await this.query<{ present: boolean }>('SELECT EXISTS (SELECT 1 FROM head_offices) AS present'))[0].present;
+  }
+
+  /**
+   * One transaction: readers keep seeing the old data set (MVCC) until the commit, then the new one. The
+   * version row is locked first, so two imports run one after the other rather than interleave.
+   */
+  async replaceDataSet(dataSet: DataSet): Promise<void> {
+    const importedAt = new Date().toISOString();
+    await this.guard(async () => {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        // A large load may take longer than a lookup is allowed to.
+        await client.query('SET LOCAL statement_timeout = 0');
+        await client.query("SET LOCAL maintenance_work_mem = '256MB'");
+        await client.query('SELECT version FROM data_version FOR UPDATE');
+        for (const table of [
+          'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices',
+          'head_office_delivery_modes', 'head_office_banks', 'data_sources',
+        ]) {
+          await client.query(`DELETE FROM ${table}`);
+        }
+        const load = async (table: string, columns: string[], types: string[], rows: unknown[][], onConflict = '') => {
+          for (let start = 0; start < rows.length; start += LOAD_CHUNK) {
+            const chunk = rows.slice(start, start + LOAD_CHUNK);
+            const arrays = columns.map((_, i) => chunk.map((row) => row[i]));
+            const unnest = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
+            await client.query(`INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${unnest}) ${onConflict}`, arrays);
+          }
+        };
+        await load('receiving_countries', ['code', 'name', 'currency'], ['text', 'text', 'text'], dataSet.countries.map((c) => [c.code, c.name, c.currency]));
+        await load('delivery_modes', ['value', 'name'], ['int', 'text'], dataSet.deliveryModes.map((m) => [m.value, m.name]));
+        await load('states', ['country', 'code', 'name'], ['text', 'text', 'text'], dataSet.states.map((s) => [s.country, s.code, s.name]));
+        // Like SQLite's INSERT OR IGNORE: a city listed twice is kept once.
+        await load('cities', ['country', 'state', 'name'], ['text', 'text', 'text'], dataSet.cities.map((c) => [c.country, c.state, c.name]), 'ON CONFLICT DO NOTHING');
+        await load(
+          'head_offices',
+          ['code', 'position', 'country', 'name', 'network_name', 'payout_type', 'demo_locations'],
+          ['text', 'int', 'text', 'text', 'text', 'text', 'int'],
+          dataSet.headOffices.map((h, i) => [h.code, i + 1, h.country, h.name, h.networkName, h.payoutType, h.demoLocations]),
+        );
+        await load(
+          'head_office_delivery_modes', ['head_office_code', 'delivery_mode'], ['text', 'int'],
+          dataSet.headOffices.flatMap((h) => h.deliveryModes.map((m) => [h.code, m])),
+        );
+        await load(
+          'head_office_banks', ['head_office_code', 'bank_code'], ['text', 'text'],
+          dataSet.headOffices.flatMap((h) => h.bankCodes.map((b) => [h.code, b])),
+        );
+        // Ids 1…n in data set order, as SQLite's rowid gives them: the id is part of mode-04 agent codes.
+        await load(
+          await rebuiltTable(client, 'bank_branches'),
+          ['id', 'country', 'bank_code', 'bank_name', 'routing_number', 'branch_name', 'address_line1', 'address_line2',
+            'city', 'district', 'state', 'bank_name_search', 'address_line1_search', 'address_line2_search', 'district_search'],
+          ['int', ...Array<string>(14).fill('text')],
+          dataSet.branches.map((b, i) => [
+            i + 1, b.country, b.bankCode, b.bankName, b.routingNumber, b.branchName, b.addressLine1, b.addressLine2,
+            b.city, b.district, b.state, b.bankName.toLowerCase(), b.addressLine1?.toLowerCase() ?? null,
+            b.addressLine2?.toLowerCase() ?? null, b.district?.toLowerCase() ?? null,
+          ]),
+        );
+        await load(
+          await rebuiltTable(client, 'agents'),
+          ['id', 'agent_code', 'head_office_code', 'country', 'agent_name', 'address_line1', 'address_line2', 'city', 'state', 'phone_number'],
+          ['int', ...Array<string>(9).fill('text')],
+          dataSet.agents.map((a, i) => [
+            i + 1, a.agentCode, a.headOfficeCode, a.country, a.agentName, a.addressLine1, a.addressLine2, a.city, a.state, a.phoneNumber,
+          ]),
+        );
+        await load(
+          'data_sources', ['kind', 'file', 'sha256', 'rows', 'imported_at'], ['text', 'text', 'text', 'int', 'text'],
+          dataSet.sources.map((s) => [s.kind, s.file, s.sha256, s.rows, importedAt]),
+        );
+        for (const table of REBUILT_TABLES) await swapIn(client, table);
+        await client.query('UPDATE data_version SET version = version + 1');
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+      // Fresh statistics and visibility map for the planner (index-only counts) after replacing every row.
+      await this.pool.query('VACUUM (ANALYZE) bank_branches, agents, head_offices, head_office_banks, head_office_delivery_modes, states');
+    });
+  }
+
+  async referenceData(): Promise<ReferenceData> {
+    const countries = await this.query<{ code: string; name: string; currency: string; deliveryModes: number[] | null }>(
+      `SELECT c.code, c.name, c.currency,
+         (SELECT array_agg(DISTINCT m.delivery_mode ORDER BY m.delivery_mode) FROM head_offices h
+            JOIN head_office_delivery_modes m ON m.head_office_code = h.code WHERE h.country = c.code) AS "deliveryModes"
+       FROM receiving_countries c ORDER BY c.code`,
+    );
+    return {
+      countries: countries.map((c) => ({ ...c, deliveryModes: c.deliveryModes ?? [] })),
+      deliveryModes: await this.query('SELECT value, name FROM delivery_modes ORDER BY value'),
+      states: await this.query('SELECT country, code, name FROM states ORDER BY country, name'),
+    };
+  }
+
+  async cities(receivingCountry: string, state: string): Promise<City[]> {
+    return this.query('SELECT name, state FROM cities WHERE country = $1 AND state = $2 ORDER BY name', [receivingCountry, state]);
+  }
+
+  async agents(search: AgentSearch) {
+    const query = search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK ? this.branchAgentsQuery(search) : this.agentQuery(search);
+    const rows = await this.page<Agent & { deliveryModes: (number | string)[] }>(query, search.pageNumber, search.pageSize);
+    for (const agent of rows.data) agent.deliveryModes = agent.deliveryModes.map((m) => deliveryModeCodeOf(Number(m)));
+    return rows as ReturnType<typeof pageOf<Agent>>;
+  }
+
+  private async page<T>(query: PageQuery, pageNumber: number, pageSize: number) {
+    const total = (await this.query<{ total: number }>(query.count, query.countParams))[0].total;
+    const offset = (pageNumber - 1) * pageSize;
+    const rows = offset < total ? await this.query<T & pg.QueryResultRow>(query.rows, query.rowParams) : [];
+    return pageOf<T>(rows, total, pageNumber, pageSize);
+  }
+
+  /**
+   * The agent-list query of the given shape (exported for the EXPLAIN test): agents of head offices offering
+   * the mode; search is a case-sensitive contains on agent name or head office name.
+   */
+  agentQuery(search: AgentSearch): PageQuery {
+    const p = new Parameters();
+    const where = [`a.country = ${p.add(search.receivingCountry)}`, offersMode(p, search.deliveryMode)];
+    if (search.state) where.push(`a.state = ${p.add(search.state)}`);
+    if (search.search) {
+      const pattern = p.add(containsPattern(search.search));
+      // The head-office side as a list of codes, so both sides of the OR are index lookups on agents.
+      where.push(`(a.agent_name LIKE ${pattern} OR a.head_office_code = ANY (ARRAY(SELECT code FROM head_offices WHERE name LIKE ${pattern})))`);
+    }
+    return pageQuery(
+      p,
+      AGENT_COLUMNS,
+      `FROM agents a JOIN head_offices h ON h.code = a.head_office_code
+       LEFT JOIN states s ON s.country = a.country AND s.code = a.state`,
+      where,
+      'a.head_office_code, a.agent_code',
+      search.pageNumber,
+      search.pageSize,
+    );
+  }
+
+  /**
+   * Delivery mode 04: the agent list answers from the bank branches each mode-04 head office pays into,
+   * searched as "[Bank Name], [Branch Name]" (or, without a comma, head office, bank or branch name contains).
+   */
+  branchAgentsQuery(search: AgentSearch): PageQuery {
+    const p = new Parameters();
+    const where = [`h.country = ${p.add(search.receivingCountry)}`, offersMode(p, search.deliveryMode)];
+    if (search.state) where.push(`b.state = ${p.add(search.state)}`);
+    const parts = search.search ? splitBankBranchSearch(search.search) : null;
+    if (parts) {
+      if (parts.bankName) where.push(`b.bank_name LIKE ${p.add(containsPattern(parts.bankName))}`);
+      if (parts.branchName) where.push(`b.branch_name LIKE ${p.add(containsPattern(parts.branchName))}`);
+    } else if (search.search) {
+      const pattern = p.add(containsPattern(search.search));
+      where.push(`(h.name LIKE ${pattern} OR b.bank_name LIKE ${pattern} OR b.branch_name LIKE ${pattern})`);
+    }
+    return pageQuery(p, BRANCH_AGENT_COLUMNS, BRANCHES_OF_HEAD_OFFICE, where, 'h.code, b.bank_name, b.branch_name, b.id', search.pageNumber, search.pageSize);
+  }
+
+  /** Bank branches of one head office; the branch filters are case-insensitive contains (see migration). */
+  branchQuery(search: BranchSearch): PageQuery {
+    const p = new Parameters();
+    const where = [
+      `h.code = ${p.add(search.receivingAgentHeadOfficeCode)}`,
+      `h.country = ${p.add(search.receivingCountry)}`,
+      offersMode(p, search.deliveryMode),
+    ];
+    const contains = (column: string, text: string | undefined) => {
+      if (text) where.push(`${column} LIKE ${p.add(containsPattern(text.toLowerCase()))}`);
+    };
+    contains('b.bank_name_search', search.bankName);
+    if (search.bankCode) {
+      const code = p.add(search.bankCode);
+      where.push(`(b.bank_code = ${code} OR b.routing_number = ${code})`);
+    }
+    contains('b.address_line1_search', search.branchLocation);
+    contains('b.address_line2_search', search.address);
+    contains('b.district_search', search.district);
+    return pageQuery(p, BRANCH_COLUMNS, BRANCHES_OF_HEAD_OFFICE, where, 'b.bank_name, b.branch_name, b.id', search.pageNumber, search.pageSize);
+  }
+
+  async payoutNetworks(receivingCountry: string, deliveryMode: number): Promise<PayoutNetwork[]> {
+    const p = new Parameters();
+    const rows = await this.query<{ code: string; name: string; network_name: string; payout_type: PayoutType }>(
+      `SELECT h.code, h.name, h.network_name, h.payout_type FROM head_offices h
+       WHERE h.country = ${p.add(receivingCountry)} AND ${offersMode(p, deliveryMode)} ORDER BY h.network_name, h.code`,
+      p.values,
+    );
+    return rows.map((r) => ({
+      receivingAgentHeadOfficeCode: r.code,
+      headOfficeName: r.name,
+      networkName: r.network_name,
+      payoutType: r.payout_type,
+      payoutTypeDescription: PAYOUT_TYPES[r.payout_type],
+      deliveryMode: deliveryModeCodeOf(deliveryMode),
+      receivingCountry,
+    }));
+  }
+
+  /** A bank code outside the head office's banks, or a head office not offering mode 04, gives an empty page. */
+  async branches(search: BranchSearch) {
+    return this.page<BankBranch>(this.branchQuery(search), search.pageNumber, search.pageSize);
+  }
+
+  async dataStatus(): Promise<DataStatus> {
+    const rows = await this.query<{ kind: string; file: string; sha256: string; rows: number; importedAt: string }>(
+      'SELECT kind, file, sha256, rows, imported_at AS "importedAt" FROM data_sources ORDER BY kind, file',
+    );
+    return { sources: rows };
+  }
+
+  async readDataSet(): Promise<DataSet> {
+    const officeModes = new Map<string, number[]>();
+    for (const m of await this.query<{ head_office_code: string; delivery_mode: number }>('SELECT * FROM head_office_delivery_modes ORDER BY head_office_code, delivery_mode')) {
+      officeModes.set(m.head_office_code, [...(officeModes.get(m.head_office_code) ?? []), m.delivery_mode]);
+    }
+    const officeBanks = new Map<string, string[]>();
+    for (const b of await this.query<{ head_office_code: string; bank_code: string }>('SELECT * FROM head_office_banks ORDER BY head_office_code, bank_code')) {
+      officeBanks.set(b.head_office_code, [...(officeBanks.get(b.head_office_code) ?? []), b.bank_code]);
+    }
+    const offices = await this.query<{ code: string; country: string; name: string; networkName: string; payoutType: PayoutType; demoLocations: number }>(
+      `SELECT code, country, name, network_name AS "networkName", payout_type AS "payoutType", demo_locations AS "demoLocations"
+       FROM head_offices ORDER BY position`,
+    );
+    return {
+      countries: await this.query('SELECT code, name, currency FROM receiving_countries ORDER BY code'),
+      deliveryModes: await this.query('SELECT value, name FROM delivery_modes ORDER BY value'),
+      states: await this.query('SELECT country, code, name FROM states ORDER BY country, code'),
+      cities: await this.query('SELECT country, state, name FROM cities ORDER BY country, state, name'),
+      headOffices: offices.map((h) => ({ ...h, deliveryModes: officeModes.get(h.code) ?? [], bankCodes: officeBanks.get(h.code) ?? [] })),
+      branches: await this.query(
+        `SELECT country, bank_code AS "bankCode", bank_name AS "bankName", routing_number AS "routingNumber", branch_name AS "branchName",
+           address_line1 AS "addressLine1", address_line2 AS "addressLine2", city, district, state FROM bank_branches ORDER BY id`,
+      ),
+      agents: await this.query(
+        `SELECT agent_code AS "agentCode", head_office_code AS "headOfficeCode", country, agent_name AS "agentName",
+           address_line1 AS "addressLine1", address_line2 AS "addressLine2", city, state, phone_number AS "phoneNumber" FROM agents ORDER BY id`,
+      ),
+      sources: (await this.dataStatus()).sources.map(({ importedAt: _importedAt, ...source }) => source),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
