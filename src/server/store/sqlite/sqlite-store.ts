@@ -124,6 +124,18 @@ export class SqliteStore implements LookupStore {
     return statement;
   }
 
+  /**
+   * The count and the rows of one page in one read transaction: in WAL mode that is one snapshot, so an
+   * import committed between the two statements cannot give a total of the old set with rows of the new.
+   */
+  private readPage<T>(query: { rows: string; count: string }, params: Record<string, unknown> & { offset: number }) {
+    return this.db.transaction(() => {
+      const total = (this.prepare(query.count).get(params) as { total: number }).total;
+      const rows = params.offset < total ? (this.prepare(query.rows).all(params) as T[]) : [];
+      return { total, rows };
+    })();
+  }
+
   async dataVersion(): Promise<string> {
     // data_version changes when another connection commits; the import time covers this connection's own.
     const version = this.db.pragma('data_version', { simple: true }) as number;
@@ -180,8 +192,10 @@ export class SqliteStore implements LookupStore {
       for (const a of dataSet.agents) {
         insertAgent.run(a.agentCode, a.headOfficeCode, a.country, a.agentName, a.addressLine1, a.addressLine2, a.city, a.state, a.phoneNumber);
       }
-      const insertSource = db.prepare('INSERT INTO data_sources VALUES (?, ?, ?, ?, ?)');
-      for (const s of dataSet.sources) insertSource.run(s.kind, s.file, s.sha256, s.rows, importedAt);
+      const insertSource = db.prepare('INSERT INTO data_sources (kind, file, sha256, rows, imported_at, countries) VALUES (?, ?, ?, ?, ?, ?)');
+      for (const s of dataSet.sources) {
+        insertSource.run(s.kind, s.file, s.sha256, s.rows, s.importedAt ?? importedAt, (s.countries ?? []).join(' '));
+      }
     })();
     db.pragma('optimize');
   }
@@ -211,8 +225,7 @@ export class SqliteStore implements LookupStore {
   async agents(search: AgentSearch) {
     const query = search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK ? this.branchAgentsQuery(search) : this.agentQuery(search);
     const params = { ...query.params, limit: search.pageSize, offset: (search.pageNumber - 1) * search.pageSize };
-    const total = (this.prepare(query.count).get(params) as { total: number }).total;
-    const rows = params.offset < total ? (this.prepare(query.rows).all(params) as AgentRecord[]) : [];
+    const { total, rows } = this.readPage<AgentRecord>(query, params);
     return pageOf(rows.map(toAgent), total, search.pageNumber, search.pageSize);
   }
 
@@ -319,9 +332,7 @@ export class SqliteStore implements LookupStore {
       limit: search.pageSize,
       offset: (search.pageNumber - 1) * search.pageSize,
     };
-    const total = (this.prepare(query.count).get(params) as { total: number }).total;
-    type Row = Record<string, string | null>;
-    const rows = params.offset < total ? (this.prepare(query.rows).all(params) as Row[]) : [];
+    const { total, rows } = this.readPage<Record<string, string | null>>(query, params);
     const data: BankBranch[] = rows.map((r) => ({
       receivingAgentHeadOfficeCode: r.head_office_code!,
       bankCode: r.bank_code!,
@@ -340,10 +351,12 @@ export class SqliteStore implements LookupStore {
   }
 
   async dataStatus(): Promise<DataStatus> {
-    const rows = this.prepare('SELECT kind, file, sha256, rows, imported_at FROM data_sources ORDER BY kind, file').all() as {
-      kind: string; file: string; sha256: string; rows: number; imported_at: string;
+    const rows = this.prepare('SELECT kind, file, sha256, rows, imported_at, countries FROM data_sources ORDER BY kind, file').all() as {
+      kind: string; file: string; sha256: string; rows: number; imported_at: string; countries: string;
     }[];
-    return { sources: rows.map(({ imported_at, ...s }) => ({ ...s, importedAt: imported_at })) };
+    return {
+      sources: rows.map(({ imported_at, countries, ...s }) => ({ ...s, countries: countries.split(' ').filter(Boolean), importedAt: imported_at })),
+    };
   }
 
   async readDataSet(): Promise<DataSet> {
@@ -398,7 +411,7 @@ export class SqliteStore implements LookupStore {
         state: a.state,
         phoneNumber: a.phone_number,
       })),
-      sources: (await this.dataStatus()).sources.map(({ importedAt: _importedAt, ...source }) => source),
+      sources: (await this.dataStatus()).sources,
     };
   }
 
