@@ -151,6 +151,12 @@ export class SqliteStore implements LookupStore {
     const db = this.db;
     const importedAt = new Date().toISOString();
     db.transaction(() => {
+      // Large loads are faster into unindexed tables: the indexes (as the migrations defined them) are
+      // dropped and rebuilt inside the same transaction, so readers never see the tables without them.
+      const indexes = db
+        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('bank_branches', 'agents')")
+        .all() as { name: string; sql: string }[];
+      for (const index of indexes) db.exec(`DROP INDEX ${index.name}`);
       for (const table of [
         'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices',
         'head_office_delivery_modes', 'head_office_banks', 'bank_branches', 'agents', 'data_sources',
@@ -192,6 +198,7 @@ export class SqliteStore implements LookupStore {
       for (const a of dataSet.agents) {
         insertAgent.run(a.agentCode, a.headOfficeCode, a.country, a.agentName, a.addressLine1, a.addressLine2, a.city, a.state, a.phoneNumber);
       }
+      for (const index of indexes) db.exec(index.sql);
       const insertSource = db.prepare('INSERT INTO data_sources (kind, file, sha256, rows, imported_at, countries) VALUES (?, ?, ?, ?, ?, ?)');
       for (const s of dataSet.sources) {
         insertSource.run(s.kind, s.file, s.sha256, s.rows, s.importedAt ?? importedAt, (s.countries ?? []).join(' '));
