@@ -61,7 +61,9 @@ const sortedBanks = (branches: BranchRow[]) => {
  */
 function routesToAllBanks(office: HeadOfficeRow, banksOf: (country: string) => string[]): boolean {
   const all = banksOf(office.country);
-  return office.bankCodes.length > 0 && office.bankCodes.length === all.length && office.bankCodes.every((b, i) => b === all[i]);
+  if (office.bankCodes.length === 0 || office.bankCodes.length !== all.length) return false;
+  const listed = new Set(office.bankCodes);
+  return all.every((bank) => listed.has(bank));
 }
 
 /** Which banks of each country some mode-04 head office pays into (`all` when one routes to every bank). */

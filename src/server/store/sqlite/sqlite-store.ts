@@ -372,8 +372,9 @@ export class SqliteStore implements LookupStore {
     for (const m of all<{ head_office_code: string; delivery_mode: number }>('SELECT * FROM head_office_delivery_modes ORDER BY head_office_code, delivery_mode')) {
       officeModes.set(m.head_office_code, [...(officeModes.get(m.head_office_code) ?? []), m.delivery_mode]);
     }
+    // Banks in the order loaded, so an export writes routes_to_banks as the partners file listed them.
     const officeBanks = new Map<string, string[]>();
-    for (const b of all<{ head_office_code: string; bank_code: string }>('SELECT * FROM head_office_banks ORDER BY head_office_code, bank_code')) {
+    for (const b of all<{ head_office_code: string; bank_code: string }>('SELECT * FROM head_office_banks ORDER BY rowid')) {
       officeBanks.set(b.head_office_code, [...(officeBanks.get(b.head_office_code) ?? []), b.bank_code]);
     }
     type Office = { code: string; country: string; name: string; network_name: string; payout_type: PayoutType; demo_locations: number };
