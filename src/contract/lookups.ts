@@ -274,6 +274,7 @@ export const dataSource = z
     file: z.string().meta({ example: 'BD.csv' }),
     sha256: z.string().meta({ description: 'SHA-256 of the file as imported (empty for generated data).' }),
     rows: z.number().int(),
+    countries: z.array(z.string()).optional().meta({ description: 'Receiving countries whose rows the file supplies (branch files replace per country).' }),
     importedAt: z.string().meta({ description: 'ISO 8601 time of the import.' }),
   })
   .meta({ id: 'DataSource' });

@@ -39,13 +39,25 @@ export interface AgentRow {
   country: string;
   agentName: string;
   addressLine1: string;
-  addressLine2: string;
+  /** Optional in an agents file. */
+  addressLine2: string | null;
   city: string;
   state: string;
-  phoneNumber: string;
+  /** Optional in an agents file. */
+  phoneNumber: string | null;
 }
 
-export interface DataSetSource { kind: string; file: string; sha256: string; rows: number }
+export interface DataSetSource {
+  kind: string;
+  file: string;
+  sha256: string;
+  rows: number;
+  /** Receiving countries whose rows this file supplies (branches are replaced per country). */
+  countries?: string[];
+  /** When this file was imported; absent for a new file (the store stamps the commit time). Kept across
+   *  replaces of other kinds, so data-status says when each file really arrived. */
+  importedAt?: string;
+}
 
 export interface DataSet {
   countries: CountryRow[];

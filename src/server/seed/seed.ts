@@ -54,7 +54,7 @@ export function buildSeedDataSet(dir = SEED_DIR, agentSeed = DEFAULT_AGENT_SEED)
     agents,
     sources: [
       partners.source,
-      ...branchFiles.map((f) => f.source),
+      ...branchFiles.map((f) => ({ ...f.source, countries: [...new Set(f.records.map((r) => r.country))].sort() })),
       { kind: 'agents', file: `generated(seed=${agentSeed})`, sha256: '', rows: agents.length },
     ],
   };

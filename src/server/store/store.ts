@@ -23,7 +23,7 @@ export interface ReferenceData {
 export type AgentSearch = Required<Pick<AgentsQuery, 'pageNumber' | 'pageSize'>> & Omit<AgentsQuery, 'pageNumber' | 'pageSize'>;
 export type BranchSearch = Required<Pick<BranchesQuery, 'pageNumber' | 'pageSize'>> & Omit<BranchesQuery, 'pageNumber' | 'pageSize'>;
 
-export interface DataStatus { sources: (DataSetSource & { importedAt: string })[] }
+export interface DataStatus { sources: (DataSetSource & { importedAt: string; countries: string[] })[] }
 
 export interface LookupStore {
   readonly engine: 'sqlite' | 'postgres';

@@ -124,6 +124,18 @@ export class SqliteStore implements LookupStore {
     return statement;
   }
 
+  /**
+   * The count and the rows of one page in one read transaction: in WAL mode that is one snapshot, so an
+   * import committed between the two statements cannot give a total of the old set with rows of the new.
+   */
+  private readPage<T>(query: { rows: string; count: string }, params: Record<string, unknown> & { offset: number }) {
+    return this.db.transaction(() => {
+      const total = (this.prepare(query.count).get(params) as { total: number }).total;
+      const rows = params.offset < total ? (this.prepare(query.rows).all(params) as T[]) : [];
+      return { total, rows };
+    })();
+  }
+
   async dataVersion(): Promise<string> {
     // data_version changes when another connection commits; the import time covers this connection's own.
     const version = this.db.pragma('data_version', { simple: true }) as number;
@@ -139,6 +151,12 @@ export class SqliteStore implements LookupStore {
     const db = this.db;
     const importedAt = new Date().toISOString();
     db.transaction(() => {
+      // Large loads are faster into unindexed tables: the indexes (as the migrations defined them) are
+      // dropped and rebuilt inside the same transaction, so readers never see the tables without them.
+      const indexes = db
+        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('bank_branches', 'agents')")
+        .all() as { name: string; sql: string }[];
+      for (const index of indexes) db.exec(`DROP INDEX ${index.name}`);
       for (const table of [
         'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices',
         'head_office_delivery_modes', 'head_office_banks', 'bank_branches', 'agents', 'data_sources',
@@ -180,8 +198,11 @@ export class SqliteStore implements LookupStore {
       for (const a of dataSet.agents) {
         insertAgent.run(a.agentCode, a.headOfficeCode, a.country, a.agentName, a.addressLine1, a.addressLine2, a.city, a.state, a.phoneNumber);
       }
-      const insertSource = db.prepare('INSERT INTO data_sources VALUES (?, ?, ?, ?, ?)');
-      for (const s of dataSet.sources) insertSource.run(s.kind, s.file, s.sha256, s.rows, importedAt);
+      for (const index of indexes) db.exec(index.sql);
+      const insertSource = db.prepare('INSERT INTO data_sources (kind, file, sha256, rows, imported_at, countries) VALUES (?, ?, ?, ?, ?, ?)');
+      for (const s of dataSet.sources) {
+        insertSource.run(s.kind, s.file, s.sha256, s.rows, s.importedAt ?? importedAt, (s.countries ?? []).join(' '));
+      }
     })();
     db.pragma('optimize');
   }
@@ -211,8 +232,7 @@ export class SqliteStore implements LookupStore {
   async agents(search: AgentSearch) {
     const query = search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK ? this.branchAgentsQuery(search) : this.agentQuery(search);
     const params = { ...query.params, limit: search.pageSize, offset: (search.pageNumber - 1) * search.pageSize };
-    const total = (this.prepare(query.count).get(params) as { total: number }).total;
-    const rows = params.offset < total ? (this.prepare(query.rows).all(params) as AgentRecord[]) : [];
+    const { total, rows } = this.readPage<AgentRecord>(query, params);
     return pageOf(rows.map(toAgent), total, search.pageNumber, search.pageSize);
   }
 
@@ -319,9 +339,7 @@ export class SqliteStore implements LookupStore {
       limit: search.pageSize,
       offset: (search.pageNumber - 1) * search.pageSize,
     };
-    const total = (this.prepare(query.count).get(params) as { total: number }).total;
-    type Row = Record<string, string | null>;
-    const rows = params.offset < total ? (this.prepare(query.rows).all(params) as Row[]) : [];
+    const { total, rows } = this.readPage<Record<string, string | null>>(query, params);
     const data: BankBranch[] = rows.map((r) => ({
       receivingAgentHeadOfficeCode: r.head_office_code!,
       bankCode: r.bank_code!,
@@ -340,10 +358,12 @@ export class SqliteStore implements LookupStore {
   }
 
   async dataStatus(): Promise<DataStatus> {
-    const rows = this.prepare('SELECT kind, file, sha256, rows, imported_at FROM data_sources ORDER BY kind, file').all() as {
-      kind: string; file: string; sha256: string; rows: number; imported_at: string;
+    const rows = this.prepare('SELECT kind, file, sha256, rows, imported_at, countries FROM data_sources ORDER BY kind, file').all() as {
+      kind: string; file: string; sha256: string; rows: number; imported_at: string; countries: string;
     }[];
-    return { sources: rows.map(({ imported_at, ...s }) => ({ ...s, importedAt: imported_at })) };
+    return {
+      sources: rows.map(({ imported_at, countries, ...s }) => ({ ...s, countries: countries.split(' ').filter(Boolean), importedAt: imported_at })),
+    };
   }
 
   async readDataSet(): Promise<DataSet> {
@@ -352,8 +372,9 @@ export class SqliteStore implements LookupStore {
     for (const m of all<{ head_office_code: string; delivery_mode: number }>('SELECT * FROM head_office_delivery_modes ORDER BY head_office_code, delivery_mode')) {
       officeModes.set(m.head_office_code, [...(officeModes.get(m.head_office_code) ?? []), m.delivery_mode]);
     }
+    // Banks in the order loaded, so an export writes routes_to_banks as the partners file listed them.
     const officeBanks = new Map<string, string[]>();
-    for (const b of all<{ head_office_code: string; bank_code: string }>('SELECT * FROM head_office_banks ORDER BY head_office_code, bank_code')) {
+    for (const b of all<{ head_office_code: string; bank_code: string }>('SELECT * FROM head_office_banks ORDER BY rowid')) {
       officeBanks.set(b.head_office_code, [...(officeBanks.get(b.head_office_code) ?? []), b.bank_code]);
     }
     type Office = { code: string; country: string; name: string; network_name: string; payout_type: PayoutType; demo_locations: number };
@@ -398,7 +419,7 @@ export class SqliteStore implements LookupStore {
         state: a.state,
         phoneNumber: a.phone_number,
       })),
-      sources: (await this.dataStatus()).sources.map(({ importedAt: _importedAt, ...source }) => source),
+      sources: (await this.dataStatus()).sources,
     };
   }
 

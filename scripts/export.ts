@@ -1,0 +1,39 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/server/config';
+import { openStore } from '../src/server/store/open-store';
+import { IMPORT_KINDS, type ImportKind } from '../src/server/importer/kinds';
+import { exportCsv } from '../src/server/importer/exporter';
+
+// npm run export -- <branches|partners|agents> [--out file] [--country XX]
+// Writes what is served, in the import format, to the file or to stdout.
+const USAGE = 'usage: npm run export -- <branches|partners|agents> [--out file.csv] [--country XX]';
+
+async function main(): Promise<number> {
+  const { positionals, values } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, country: { type: 'string' } } });
+  const [kind] = positionals;
+  if (positionals.length !== 1 || !IMPORT_KINDS.includes(kind as ImportKind)) {
+    console.error(USAGE);
+    return 2;
+  }
+  const config = loadConfig();
+  const store = await openStore({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, log: (m) => console.error(m) });
+  try {
+    const { csv, rows } = await exportCsv(store, kind as ImportKind, { country: values.country?.toUpperCase() });
+    if (values.out) {
+      writeFileSync(values.out, csv);
+      console.error(`exported ${rows} ${kind} rows to ${values.out}`);
+    } else process.stdout.write(csv);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    console.error(`export failed: ${error.message}`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,64 @@
+import { parseArgs } from 'node:util';
+import { SingleBar } from 'cli-progress';
+import { loadConfig } from '../src/server/config';
+import { openStore } from '../src/server/store/open-store';
+import { IMPORT_KINDS, type ImportKind } from '../src/server/importer/kinds';
+import { importFile } from '../src/server/importer/importer';
+import { formatReport } from '../src/server/importer/report';
+
+// npm run import -- <branches|partners|agents> <file> [--dry-run] [--skip-invalid]
+// Exit codes: 0 applied (or a clean dry run), 1 bad rows or file problems, 2 wrong usage or store failure.
+const USAGE = 'usage: npm run import -- <branches|partners|agents> <file.csv|file.json> [--dry-run] [--skip-invalid]';
+
+async function main(): Promise<number> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { 'dry-run': { type: 'boolean', default: false }, 'skip-invalid': { type: 'boolean', default: false } },
+  });
+  const [kind, file] = positionals;
+  if (positionals.length !== 2 || !IMPORT_KINDS.includes(kind as ImportKind)) {
+    console.error(USAGE);
+    return 2;
+  }
+  const config = loadConfig();
+  const store = await openStore({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, log: (m) => console.error(m) });
+  // The bar is for people watching a terminal; logs and pipes get the phase lines and the summary only.
+  const bar = process.stderr.isTTY
+    ? new SingleBar({ stream: process.stderr, format: '{phase} {bar} {percentage}% | {value}/{total} rows | {speed} rows/s', hideCursor: true })
+    : null;
+  const started = performance.now();
+  let barPhase = '';
+  try {
+    const report = await importFile(store, kind as ImportKind, file, {
+      dryRun: values['dry-run'],
+      skipInvalid: values['skip-invalid'],
+      onProgress: ({ phase, done, total }) => {
+        if (!bar) return;
+        if (phase !== barPhase) {
+          bar.stop();
+          bar.start(total, 0, { phase, speed: 0 });
+          barPhase = phase;
+        }
+        // Rows per second over the whole import so far, the same measure as the summary line.
+        bar.update(done, { phase, speed: Math.round(done / Math.max((performance.now() - started) / 1000, 0.001)) });
+      },
+      onPhase: (message) => {
+        if (barPhase === 'validating' || !message.startsWith('Validating')) bar?.stop();
+        console.error(message);
+      },
+    });
+    bar?.stop();
+    console.log(formatReport(report));
+    return report.problems.length > 0 ? 1 : 0;
+  } finally {
+    await store.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    console.error(`import failed, nothing was changed: ${error.message}`);
+    process.exit(2);
+  },
+);

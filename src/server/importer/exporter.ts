@@ -1,0 +1,13 @@
+import { stringify } from 'csv-stringify/sync';
+import type { LookupStore } from '../store/store';
+import { KIND_DEFINITIONS, type ImportKind } from './kinds';
+
+// Export: what is served, back in the import format (CSV with the same header), so an exported file can be
+// edited and imported again.
+
+export async function exportCsv(store: LookupStore, kind: ImportKind, options: { country?: string } = {}): Promise<{ csv: string; rows: number }> {
+  const definition = KIND_DEFINITIONS[kind];
+  let cells = definition.cells(await store.readDataSet());
+  if (options.country) cells = cells.filter((row) => row.country === options.country);
+  return { csv: stringify(cells, { header: true, columns: [...definition.columns] }), rows: cells.length };
+}

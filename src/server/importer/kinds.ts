@@ -1,0 +1,326 @@
+import type { ZodType } from 'zod';
+import { countries as isoCountries } from 'countries-list';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../contract';
+import type { AgentRow, BranchRow, DataSet, DataSetSource, HeadOfficeRow } from '../seed/data-set';
+import { toBranchRow, toHeadOfficeRow } from '../seed/csv-files';
+import { StateResolver, loadCities, loadStates, placeKey } from '../seed/states';
+import { deliveryModeCodeOf } from '../seed/delivery-modes';
+import {
+  agentRecord,
+  branchRecord,
+  partnerRecord,
+  type AgentFileRecord,
+  type BranchFileRecord,
+  type PartnerFileRecord,
+} from './row-schemas';
+import type { FileProblem } from './read-file';
+
+// One definition per kind of import file: its columns, its row schema, the checks that need the served data
+// (served countries, states, duplicates, references), how the imported rows replace the served ones, and how
+// the served rows are written back (export). Replace scopes: partners and agents replace the whole kind;
+// branches replace the branches of the receiving countries present in the file and keep the others.
+
+export const IMPORT_KINDS = ['branches', 'partners', 'agents'] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+export interface GoodRow<R> { line: number; record: R }
+
+export interface KindCheck<R> {
+  /** Problems of one row that passed its schema, against the served data and the rows before it. */
+  checkRow(record: R, line: number): FileProblem[];
+  /**
+   * The whole new data set with the good rows swapped in, and the problems that would leave the served data
+   * inconsistent (they block the import even with --skip-invalid: they are not about one row).
+   */
+  build(rows: GoodRow<R>[], source: DataSetSource): { dataSet: DataSet; problems: FileProblem[]; scope: string };
+}
+
+export interface ImportKindDefinition<R> {
+  kind: ImportKind;
+  columns: readonly string[];
+  schema: ZodType<R>;
+  prepare(served: DataSet): KindCheck<R>;
+  /** The served rows of this kind as file cells, in the import format. */
+  cells(served: DataSet): Record<string, string>[];
+}
+
+const sortedBanks = (branches: BranchRow[]) => {
+  const banks = new Map<string, Set<string>>();
+  for (const b of branches) {
+    if (!banks.has(b.country)) banks.set(b.country, new Set());
+    banks.get(b.country)!.add(b.bankCode);
+  }
+  return (country: string) => [...(banks.get(country) ?? [])].sort();
+};
+
+/**
+ * A head office routes to every bank of its country when its list is that whole list: that is what `*`
+ * became when it was loaded. Such head offices keep routing to every bank when a branch import changes the
+ * banks, and export writes them back as `*`.
+ */
+function routesToAllBanks(office: HeadOfficeRow, banksOf: (country: string) => string[]): boolean {
+  const all = banksOf(office.country);
+  if (office.bankCodes.length === 0 || office.bankCodes.length !== all.length) return false;
+  const listed = new Set(office.bankCodes);
+  return all.every((bank) => listed.has(bank));
+}
+
+/** Which banks of each country some mode-04 head office pays into (`all` when one routes to every bank). */
+function routability(headOffices: HeadOfficeRow[], banksOf: (country: string) => string[]) {
+  const routes = new Map<string, Set<string> | 'all'>();
+  for (const h of headOffices) {
+    if (!h.deliveryModes.includes(ACCOUNT_TRANSFER_TO_OTHER_BANK)) continue;
+    if (routes.get(h.country) === 'all') continue;
+    if (routesToAllBanks(h, banksOf)) routes.set(h.country, 'all');
+    else {
+      const banks = (routes.get(h.country) as Set<string> | undefined) ?? new Set<string>();
+      for (const b of h.bankCodes) banks.add(b);
+      routes.set(h.country, banks);
+    }
+  }
+  return (country: string, bankCode: string) => {
+    const banks = routes.get(country);
+    return banks === 'all' || (banks?.has(bankCode) ?? false);
+  };
+}
+
+/**
+ * StateResolver with each (country, published state) resolved once: a large file repeats a few dozen states
+ * hundreds of thousands of times, and resolving normalises Unicode.
+ */
+function cachedStates(served: DataSet) {
+  const resolver = new StateResolver(served.states);
+  const resolved = new Map<string, string | null>();
+  return (country: string, state: string): string | null => {
+    const key = `${country}\u0000${state}`;
+    let code = resolved.get(key);
+    if (code === undefined) resolved.set(key, (code = resolver.resolve(country, state)));
+    return code;
+  };
+}
+
+/** First line of each key; reports later lines as duplicates. */
+function duplicateCheck(column: string, what: string) {
+  const firstLine = new Map<string, number>();
+  return (key: string, line: number): FileProblem[] => {
+    if (!key) return [];
+    const first = firstLine.get(key);
+    if (first !== undefined) return [{ line, column, reason: `duplicate ${what} ${key}: first given on line ${first}` }];
+    firstLine.set(key, line);
+    return [];
+  };
+}
+
+const servedCountryCheck = (served: DataSet) => {
+  const codes = new Set(served.countries.map((c) => c.code));
+  return (country: string, line: number): FileProblem[] =>
+    codes.has(country) ? [] : [{ line, column: 'country', reason: `${country} is not a served receiving country (its partners must be imported first)` }];
+};
+
+const stateCheck = (resolve: (country: string, state: string) => string | null, column = 'state') => (country: string, state: string, line: number): FileProblem[] =>
+  !state || resolve(country, state) ? [] : [{ line, column, reason: `"${state}" is not a state of ${country} (GET /v1/states?receivingCountry=${country})` }];
+
+/** Sources of the other kinds stay as they are, with their import times. */
+const otherSources = (served: DataSet, kind: ImportKind) => served.sources.filter((s) => s.kind !== kind);
+
+export const branchesKind: ImportKindDefinition<BranchFileRecord> = {
+  kind: 'branches',
+  columns: ['country', 'bank_code', 'bank_name', 'routing_number', 'branch_name', 'address_line1', 'address_line2', 'city', 'district', 'state'],
+  schema: branchRecord,
+  prepare(served) {
+    const resolve = cachedStates(served);
+    const banksOf = sortedBanks(served.branches);
+    const routable = routability(served.headOffices, banksOf);
+    const isServed = servedCountryCheck(served);
+    const checkState = stateCheck(resolve);
+    const duplicateRouting = duplicateCheck('routing_number', 'routing number');
+    return {
+      checkRow(r, line) {
+        const problems = isServed(r.country, line);
+        if (problems.length) return problems;
+        problems.push(...checkState(r.country, r.state, line), ...duplicateRouting(r.routing_number, line));
+        if (!routable(r.country, r.bank_code)) {
+          problems.push({ line, column: 'bank_code', reason: `bank ${r.bank_code} is not routable: no head office of ${r.country} offering delivery mode 04 pays into it (partners routes_to_banks)` });
+        }
+        return problems;
+      },
+      build(rows, source) {
+        const replaced = new Set(rows.map((r) => r.record.country));
+        const imported = rows.map((r) => toBranchRow(r.record, resolve));
+        // Stable sort: the served order is by country, each country's rows in file order.
+        const branches = [...served.branches.filter((b) => !replaced.has(b.country)), ...imported].sort((a, b) =>
+          a.country < b.country ? -1 : a.country > b.country ? 1 : 0,
+        );
+        const newBanksOf = sortedBanks(branches);
+        const headOffices = served.headOffices.map((h) =>
+          replaced.has(h.country) && routesToAllBanks(h, banksOf) ? { ...h, bankCodes: newBanksOf(h.country) } : h,
+        );
+        // A previous branch file that supplied other countries too stays listed for those, with their rows.
+        const branchSources = served.sources.filter((s) => s.kind === 'branches').flatMap((s) => {
+          const kept = (s.countries ?? []).filter((c) => !replaced.has(c));
+          if (kept.length === 0) return [];
+          if (kept.length === s.countries!.length) return [s];
+          return [{ ...s, countries: kept, rows: branches.filter((b) => kept.includes(b.country)).length }];
+        });
+        const countries = [...replaced].sort();
+        return {
+          dataSet: { ...served, branches, headOffices, sources: [...otherSources(served, 'branches'), ...branchSources, { ...source, countries }] },
+          problems: [],
+          scope: `the branches of ${countries.join(', ')}`,
+        };
+      },
+    };
+  },
+  cells(served) {
+    return served.branches.map((b) => ({
+      country: b.country,
+      bank_code: b.bankCode,
+      bank_name: b.bankName,
+      routing_number: b.routingNumber ?? '',
+      branch_name: b.branchName,
+      address_line1: b.addressLine1 ?? '',
+      address_line2: b.addressLine2 ?? '',
+      city: b.city ?? '',
+      district: b.district ?? '',
+      state: b.state ?? '',
+    }));
+  },
+};
+
+export const partnersKind: ImportKindDefinition<PartnerFileRecord> = {
+  kind: 'partners',
+  columns: ['country', 'head_office_code', 'head_office_name', 'network_name', 'payout_type', 'delivery_modes', 'routes_to_banks', 'demo_locations'],
+  schema: partnerRecord,
+  prepare(served) {
+    const duplicateOffice = duplicateCheck('head_office_code', 'head office code');
+    return {
+      checkRow: (r, line) => duplicateOffice(r.head_office_code, line),
+      build(rows, source) {
+        const banksOf = sortedBanks(served.branches);
+        const headOffices = rows.map((r) => toHeadOfficeRow(r.record, banksOf));
+        const lineOf = new Map(rows.map((r) => [r.record.head_office_code, r.line]));
+        const problems: FileProblem[] = [];
+
+        // Served agents must keep their head office, in their country.
+        const office = new Map(headOffices.map((h) => [h.code, h]));
+        const orphans = new Map<string, number>();
+        for (const a of served.agents) {
+          if (office.get(a.headOfficeCode)?.country !== a.country) orphans.set(a.headOfficeCode, (orphans.get(a.headOfficeCode) ?? 0) + 1);
+        }
+        for (const [code, count] of orphans) {
+          problems.push({
+            line: lineOf.get(code) ?? null,
+            column: 'head_office_code',
+            reason: office.has(code)
+              ? `head office ${code} changes country, but ${count} served agents are in the old one; import agents first`
+              : `head office ${code} is left out, but ${count} served agents belong to it; import agents without them first`,
+          });
+        }
+        // Served branches must stay routable (the branch reference rule).
+        const routable = routability(headOffices, banksOf);
+        const unroutable = new Map<string, number>();
+        for (const b of served.branches) {
+          const bank = `${b.country} bank ${b.bankCode}`;
+          if (!routable(b.country, b.bankCode)) unroutable.set(bank, (unroutable.get(bank) ?? 0) + 1);
+        }
+        for (const [bank, count] of unroutable) {
+          problems.push({ line: null, column: 'routes_to_banks', reason: `no head office offering delivery mode 04 would pay into ${bank}, which has ${count} served branches` });
+        }
+
+        const codes = [...new Set(headOffices.map((h) => h.country))].sort();
+        const sameCountries = codes.join() === served.countries.map((c) => c.code).join();
+        const places = sameCountries ? { countries: served.countries, states: served.states, cities: served.cities } : countriesOf(codes, served.branches);
+        return {
+          dataSet: { ...served, ...places, headOffices, sources: [...otherSources(served, 'partners'), source] },
+          problems,
+          scope: 'all partners (head offices)',
+        };
+      },
+    };
+  },
+  cells(served) {
+    const banksOf = sortedBanks(served.branches);
+    return served.headOffices.map((h) => ({
+      country: h.country,
+      head_office_code: h.code,
+      head_office_name: h.name,
+      network_name: h.networkName,
+      payout_type: h.payoutType,
+      delivery_modes: h.deliveryModes.map(deliveryModeCodeOf).join(' '),
+      routes_to_banks: routesToAllBanks(h, banksOf) ? '*' : h.bankCodes.join(' '),
+      demo_locations: String(h.demoLocations),
+    }));
+  },
+};
+
+/** Served countries, their states and cities, as the seed derives them (seed.ts), for a changed country list. */
+function countriesOf(codes: string[], branches: BranchRow[]) {
+  const countries = codes.map((code) => {
+    const info = isoCountries[code as keyof typeof isoCountries];
+    return { code, name: info.name, currency: info.currency[0] };
+  });
+  const states = loadStates(codes);
+  const resolver = new StateResolver(states);
+  const districtDivisions = new Map<string, string>();
+  for (const b of branches) if (b.district && b.state) districtDivisions.set(`${b.country}:${placeKey(b.country, b.district)}`, b.state);
+  return { countries, states, cities: loadCities(states, resolver, districtDivisions) };
+}
+
+export const agentsKind: ImportKindDefinition<AgentFileRecord> = {
+  kind: 'agents',
+  columns: ['agent_code', 'head_office_code', 'country', 'agent_name', 'address_line1', 'address_line2', 'city', 'state', 'phone_number'],
+  schema: agentRecord,
+  prepare(served) {
+    const resolve = cachedStates(served);
+    const offices = new Map(served.headOffices.map((h) => [h.code, h]));
+    const isServed = servedCountryCheck(served);
+    const checkState = stateCheck(resolve);
+    const duplicateAgent = duplicateCheck('agent_code', 'agent code');
+    return {
+      checkRow(r, line) {
+        const problems = [...duplicateAgent(r.agent_code, line), ...isServed(r.country, line)];
+        const office = offices.get(r.head_office_code);
+        if (!office) problems.push({ line, column: 'head_office_code', reason: `head office ${r.head_office_code} does not exist (import partners first)` });
+        else if (office.country !== r.country) problems.push({ line, column: 'country', reason: `head office ${office.code} is in ${office.country}, not ${r.country}` });
+        if (problems.some((p) => p.column === 'country')) return problems;
+        problems.push(...checkState(r.country, r.state, line));
+        if (r.phone_number && !parsePhoneNumberFromString(r.phone_number, r.country as CountryCode)?.isValid()) {
+          problems.push({ line, column: 'phone_number', reason: `is not a valid phone number of ${r.country}` });
+        }
+        return problems;
+      },
+      build(rows, source) {
+        const agents: AgentRow[] = rows.map(({ record: r }) => ({
+          agentCode: r.agent_code,
+          headOfficeCode: r.head_office_code,
+          country: r.country,
+          agentName: r.agent_name,
+          addressLine1: r.address_line1,
+          addressLine2: r.address_line2 || null,
+          city: r.city,
+          state: resolve(r.country, r.state)!,
+          phoneNumber: r.phone_number || null,
+        }));
+        return { dataSet: { ...served, agents, sources: [...otherSources(served, 'agents'), source] }, problems: [], scope: 'all agents' };
+      },
+    };
+  },
+  cells(served) {
+    return served.agents.map((a) => ({
+      agent_code: a.agentCode,
+      head_office_code: a.headOfficeCode,
+      country: a.country,
+      agent_name: a.agentName,
+      address_line1: a.addressLine1,
+      address_line2: a.addressLine2 ?? '',
+      city: a.city,
+      state: a.state,
+      phone_number: a.phoneNumber ?? '',
+    }));
+  },
+};
+
+type AnyKindDefinition = ImportKindDefinition<BranchFileRecord> | ImportKindDefinition<PartnerFileRecord> | ImportKindDefinition<AgentFileRecord>;
+
+export const KIND_DEFINITIONS: Record<ImportKind, AnyKindDefinition> = { branches: branchesKind, partners: partnersKind, agents: agentsKind };

@@ -1,0 +1,19 @@
+import type { ImportReport } from './importer';
+
+// The import report as people read it: every problem on its own line (line, column, reason), then one
+// summary line with the outcome and the speed.
+
+export function formatReport(report: ImportReport): string {
+  const lines = report.problems.map(
+    (p) => `${report.file}:${p.line ?? '-'} ${p.column ?? '(row)'}: ${p.reason}`,
+  );
+  const outcome = report.applied
+    ? `applied: replaced ${report.scope}`
+    : `NOT applied (${report.notApplied ?? 'no changes'}); the served data is unchanged`;
+  const s = report.seconds;
+  lines.push(
+    `${report.kind} ${report.file}: ${report.rowsRead} rows read, ${report.rowsValid} valid, ${report.rowsBad} bad; ${outcome}. ` +
+      `${s.total.toFixed(2)} s (read ${s.read.toFixed(2)}, validate ${s.validate.toFixed(2)}, write ${s.apply.toFixed(2)}), ${report.rowsPerSecond} rows/s. sha256 ${report.sha256}`,
+  );
+  return lines.join('\n');
+}

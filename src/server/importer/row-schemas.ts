@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { countries as isoCountries } from 'countries-list';
+import { payoutType } from '../../contract';
+import { DELIVERY_MODE_CATALOG, deliveryModeCodeOf } from '../seed/delivery-modes';
+import { placeKey } from '../seed/states';
+import { BD_DISTRICT_CODES } from './bd-districts';
+
+// Row schemas of the import files: one zod object per kind over the file's columns (data/seed/SOURCES.md,
+// docs/readme/data-formats.md). They check what a row says on its own — required fields, code formats,
+// catalog values; what needs the served data (served countries, states, duplicates, references) is checked
+// by the importer. Values arrive trimmed, as text; an empty cell is ''.
+
+// No control characters: never part of a name or address (the lookup contract refuses them in searches too).
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+const MAX_TEXT = 300;
+
+const text = () =>
+  z
+    .string()
+    .max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`)
+    .refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters');
+const required = () => text().min(1, 'is required');
+
+export const isIsoCountry = (code: string) => Object.hasOwn(isoCountries, code);
+const countryCode = () =>
+  z
+    .string()
+    .min(1, 'is required')
+    .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code in upper case, e.g. "IN"')
+    .refine(isIsoCountry, 'is not an ISO 3166-1 alpha-2 country code');
+
+/** Six-character receiving agent head office code (spec §2, §4.3). */
+export const HEAD_OFFICE_CODE = /^[A-Z0-9]{6}$/;
+const headOfficeCode = () =>
+  z.string().min(1, 'is required').regex(HEAD_OFFICE_CODE, 'must be six upper-case letters or digits');
+
+/** India: IFSC, four-letter bank code, a zero, six letters or digits. */
+export const IFSC = /^[A-Z]{4}0[A-Z0-9]{6}$/;
+/** Bangladesh: bank(3) district(2) branch(3) check digit(1). */
+export const BD_ROUTING_NUMBER = /^\d{9}$/;
+
+/** Bank code formats of the countries whose codes are published (SOURCES.md); others: 1–11 letters or digits. */
+const BANK_CODE_FORMATS: Record<string, { pattern: RegExp; description: string }> = {
+  IN: { pattern: /^[A-Z]{4}$/, description: 'the four-letter IFSC bank prefix' },
+  BD: { pattern: /^\d{3}$/, description: 'the three-digit Bangladesh Bank code' },
+  NG: { pattern: /^\d{3}$/, description: 'the three-digit CBN bank code' },
+};
+const ANY_BANK_CODE = { pattern: /^[A-Z0-9]{1,11}$/, description: '1 to 11 upper-case letters or digits' };
+export const bankCodeFormat = (country: string) => BANK_CODE_FORMATS[country] ?? ANY_BANK_CODE;
+
+/** Why a bank code does not fit its country's format, or null. */
+export function bankCodeProblem(country: string, bankCode: string): string | null {
+  const format = bankCodeFormat(country);
+  return format.pattern.test(bankCode) ? null : `must be ${format.description} (${country}), got "${bankCode}"`;
+}
+
+// Few distinct district names, many rows: normalise each name once.
+const districtKeys = new Map<string, string>();
+const districtKey = (name: string) => {
+  let key = districtKeys.get(name);
+  if (key === undefined) districtKeys.set(name, (key = placeKey('BD', name)));
+  return key;
+};
+
+/** The routing number rules per country; null when the routing number is fine. */
+function routingNumberProblem(row: { country: string; bank_code: string; routing_number: string; district: string }): string | null {
+  const { country, bank_code: bankCode, routing_number: routing } = row;
+  if (country === 'IN') {
+    if (!routing) return 'is required for India: the branch IFSC';
+    if (!IFSC.test(routing)) return 'must be an IFSC: four letters, 0, six letters or digits (^[A-Z]{4}0[A-Z0-9]{6}$)';
+    if (routing.slice(0, 4) !== bankCode) return `IFSC ${routing} does not start with the bank code ${bankCode}`;
+    return null;
+  }
+  if (country === 'BD') {
+    if (!routing) return 'is required for Bangladesh: the nine-digit routing number';
+    if (!BD_ROUTING_NUMBER.test(routing)) return 'must be a nine-digit Bangladesh Bank routing number';
+    if (routing.slice(0, 3) !== bankCode) return `routing number ${routing} does not start with the bank code ${bankCode}`;
+    const districtCode = routing.slice(3, 5);
+    const district = BD_DISTRICT_CODES[districtCode];
+    if (!district) return `digits 4–5 (${districtCode}) are not a known Bangladesh district code`;
+    if (row.district && districtKey(row.district) !== districtKey(district)) {
+      return `district code ${districtCode} is ${district}, but the district column says ${row.district}`;
+    }
+    return null;
+  }
+  if (routing && !/^[A-Z0-9]{1,20}$/.test(routing)) return 'must be 1 to 20 upper-case letters or digits';
+  return null;
+}
+
+export const branchRecord = z
+  .object({
+    country: countryCode(),
+    bank_code: z.string().min(1, 'is required'),
+    bank_name: required(),
+    routing_number: text(),
+    branch_name: required(),
+    address_line1: text(),
+    address_line2: text(),
+    city: text(),
+    district: text(),
+    state: text(),
+  })
+  .superRefine((row, ctx) => {
+    if (!/^[A-Z]{2}$/.test(row.country)) return; // reported on country already
+    const bankCode = bankCodeProblem(row.country, row.bank_code);
+    if (bankCode && row.bank_code) ctx.addIssue({ code: 'custom', path: ['bank_code'], message: bankCode });
+    const routing = routingNumberProblem(row);
+    if (routing) ctx.addIssue({ code: 'custom', path: ['routing_number'], message: routing });
+  });
+
+const deliveryModeCodes = new Map(DELIVERY_MODE_CATALOG.map((m) => [deliveryModeCodeOf(m.value), m.value]));
+const catalogText = [...deliveryModeCodes.keys()].join(', ');
+
+/** India takes account transfers only as delivery mode 04 (spec §1). */
+const INDIA_ONLY_MODES = new Set([4]);
+
+export const partnerRecord = z
+  .object({
+    country: countryCode(),
+    head_office_code: headOfficeCode(),
+    head_office_name: required(),
+    network_name: required(),
+    payout_type: z
+      .string()
+      .min(1, 'is required')
+      .refine((value) => payoutType.safeParse(value).success, 'must be N (anywhere within the network), C (anywhere within the country) or O (others)'),
+    delivery_modes: z.string().min(1, 'is required: space-separated delivery mode codes, e.g. "01 03"'),
+    routes_to_banks: text(),
+    demo_locations: z.string().regex(/^\d{0,7}$/, 'must be a whole number of agent locations (digits only)'),
+  })
+  .superRefine((row, ctx) => {
+    const codes = row.delivery_modes.split(/\s+/).filter(Boolean);
+    const unknown = codes.filter((code) => !deliveryModeCodes.has(code));
+    if (unknown.length) {
+      ctx.addIssue({ code: 'custom', path: ['delivery_modes'], message: `${unknown.map((c) => `"${c}"`).join(', ')} not in the delivery mode catalog (${catalogText})` });
+      return;
+    }
+    if (new Set(codes).size !== codes.length) {
+      ctx.addIssue({ code: 'custom', path: ['delivery_modes'], message: 'lists a delivery mode twice' });
+    }
+    const modes = codes.map((code) => deliveryModeCodes.get(code)!);
+    if (row.country === 'IN' && modes.some((m) => !INDIA_ONLY_MODES.has(m))) {
+      ctx.addIssue({ code: 'custom', path: ['delivery_modes'], message: 'India takes account transfers only as delivery mode 04' });
+    }
+    const routes = row.routes_to_banks;
+    const offersBankTransfer = modes.includes(4);
+    if (offersBankTransfer && !routes) {
+      ctx.addIssue({ code: 'custom', path: ['routes_to_banks'], message: 'is required with delivery mode 04: "*" or the bank codes this head office pays into' });
+    } else if (!offersBankTransfer && routes) {
+      ctx.addIssue({ code: 'custom', path: ['routes_to_banks'], message: 'applies only to delivery mode 04, which this head office does not offer' });
+    } else if (routes && routes !== '*' && /^[A-Z]{2}$/.test(row.country)) {
+      const bad = routes.split(/\s+/).filter((code) => bankCodeProblem(row.country, code));
+      if (bad.length) {
+        ctx.addIssue({ code: 'custom', path: ['routes_to_banks'], message: `${bad.map((c) => `"${c}"`).join(', ')}: each must be ${bankCodeFormat(row.country).description}, or the whole value "*"` });
+      }
+    }
+  });
+
+/** Agent codes: the generated ones are the head office code and five digits; any 1–20 letters or digits. */
+export const AGENT_CODE = /^[A-Z0-9]{1,20}$/;
+
+export const agentRecord = z.object({
+  agent_code: z.string().min(1, 'is required').regex(AGENT_CODE, 'must be 1 to 20 upper-case letters or digits'),
+  head_office_code: headOfficeCode(),
+  country: countryCode(),
+  agent_name: required(),
+  address_line1: required(),
+  address_line2: text(),
+  city: required(),
+  state: z.string().min(1, 'is required: a state code (GET /v1/states) or name'),
+  phone_number: text(),
+});
+
+export type BranchFileRecord = z.infer<typeof branchRecord>;
+export type PartnerFileRecord = z.infer<typeof partnerRecord>;
+export type AgentFileRecord = z.infer<typeof agentRecord>;
