@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LookupStore } from './store';
 import { SqliteStore } from './sqlite/sqlite-store';
@@ -10,15 +10,29 @@ export const SQLITE_FILE_NAME = 'lookup.sqlite';
  * Opens the configured store. SQLite under DATA_DIR is the default; a postgres:// DATABASE_URL selects
  * PostgreSQL. An empty store is seeded from data/seed (the real reference data) on first start.
  */
-export async function openStore(options: { dataDir: string; databaseUrl?: string; log?: (message: string) => void }): Promise<LookupStore> {
+export async function openStore(options: {
+  dataDir: string;
+  databaseUrl?: string;
+  log?: (message: string) => void;
+  /** false (SEED_ON_START=false): never create or seed; a missing or empty database is an error. */
+  seedOnStart?: boolean;
+}): Promise<LookupStore> {
   const log = options.log ?? (() => {});
   if (options.databaseUrl && /^postgres(ql)?:\/\//.test(options.databaseUrl)) {
     throw new Error('PostgreSQL store is not available in this build');
   }
-  mkdirSync(options.dataDir, { recursive: true });
+  const seedOnStart = options.seedOnStart ?? true;
   const file = join(options.dataDir, SQLITE_FILE_NAME);
-  const store = SqliteStore.open(file);
+  if (!seedOnStart && !existsSync(file)) {
+    throw new Error(`The database file ${file} does not exist, and SEED_ON_START=false forbids creating it. Restore the file, or start with SEED_ON_START=true to seed it from data/seed.`);
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  const store = openSqliteFile(file);
   if (!(await store.hasData())) {
+    if (!seedOnStart) {
+      await store.close();
+      throw new Error(`The database file ${file} holds no data set, and SEED_ON_START=false forbids seeding it.`);
+    }
     const started = Date.now();
     log(`Seeding ${file} from data/seed …`);
     const dataSet = buildSeedDataSet();
@@ -26,4 +40,27 @@ export async function openStore(options: { dataDir: string; databaseUrl?: string
     log(`Seeded ${dataSet.branches.length} bank branches, ${dataSet.headOffices.length} head offices, ${dataSet.agents.length} agents in ${Date.now() - started} ms.`);
   }
   return store;
+}
+
+/**
+ * Opens the file and checks it is a sound SQLite database before serving from it: a damaged file is a
+ * clear error at start, not a 500 on some later lookup.
+ */
+function openSqliteFile(file: string): SqliteStore {
+  let store: SqliteStore | undefined;
+  try {
+    store = SqliteStore.open(file);
+    const check = store.db.pragma('quick_check(1)', { simple: true });
+    if (check !== 'ok') throw new Error(`integrity check: ${String(check)}`);
+    return store;
+  } catch (error) {
+    try {
+      store?.db.close();
+    } catch {
+      // Already unusable; the error below is the one to report.
+    }
+    throw new Error(
+      `The database file ${file} is not a usable SQLite database (${(error as Error).message}). Restore it from a backup, or move it away to have it seeded anew.`,
+    );
+  }
 }

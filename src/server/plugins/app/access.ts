@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { FINANCIAL_ID_PATTERN } from '../../../contract';
 import { ProblemError } from '../../problems';
@@ -69,10 +70,11 @@ function bearerKey(request: FastifyRequest): string | undefined {
 const CHALLENGE = 'Bearer realm="receiving-partner-lookup"';
 
 /**
- * Registers the access check on the calling context (the /v1 lookups); health, metrics, the OpenAPI
- * document and the portal stay open. A malformed or missing correspondent id is left to validation (400).
+ * Registers the access check on the context it is registered in (fastify-plugin: the /v1 lookups, see
+ * app.ts); health, metrics, the OpenAPI document and the portal stay open. A malformed or missing
+ * correspondent id is left to validation (400).
  */
-export default async function access(app: FastifyInstance, options: AccessOptions) {
+export default fp(async function access(app: FastifyInstance, options: AccessOptions) {
   const { correspondents, apiKeys } = options;
   if (!correspondents && !apiKeys) return;
   app.addHook('onRequest', async (request) => {
@@ -99,4 +101,4 @@ export default async function access(app: FastifyInstance, options: AccessOption
       ]);
     }
   });
-}
+}, { name: 'access' });
