@@ -1,3 +1,4 @@
 // The public surface of the contract, imported by the server and the portal alike.
 export * from './primitives';
 export * from './lookups';
+export * from './operations';

@@ -1,13 +1,20 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { UUID_SHAPED_PATTERN } from '../contract';
 import { buildOpenApiDocument } from './openapi';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody, sendProblem } from './problems';
+import securityHeaders from './plugins/external/helmet';
+import crossOrigin from './plugins/external/cors';
+import access, { type AccessOptions } from './plugins/app/access';
+import audit from './plugins/app/audit';
+import metrics from './plugins/app/metrics';
+import { clientErrorAsProblem, requestTargetLimit } from './plugins/app/limits';
+import operationsRoutes from './routes/operations';
 import { ReferenceCache } from './reference-cache';
 import { StoreUnavailableError, type LookupStore } from './store/store';
 import rateLimit, { type RateLimitOptions } from './plugins/external/rate-limit';
@@ -34,15 +41,35 @@ export interface AppOptions {
    * default there). Absent here means off, so tests that drive thousands of requests opt in explicitly.
    */
   rateLimit?: RateLimitOptions;
+  /** Browser origins allowed cross-origin (CORS_ORIGINS); empty or absent = CORS closed. */
+  corsOrigins?: string[];
+  /** Correspondent registry and API keys (CORRESPONDENTS_FILE, API_KEYS_FILE); absent = both off. */
+  access?: AccessOptions;
+  /** MAX_URL_LENGTH and MAX_HEADER_SIZE; see docs/readme/security.md. */
+  limits?: { maxUrlLength: number; maxHeaderSize: number };
 }
+
+export const DEFAULT_LIMITS = { maxUrlLength: 8192, maxHeaderSize: 16384 };
 
 /**
  * Builds the whole application: the server's main and the tests call this same function (tests use
  * app.inject() against it), so there is no second wiring for tests.
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const limits = options.limits ?? DEFAULT_LIMITS;
   const app = Fastify({
     logger: options.logger ?? false,
+    // The audit plugin writes the one log line per request; Fastify's own two would duplicate it.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Node answers a request head over this size before Fastify sees it; clientErrorHandler shapes that 431.
+    http: { maxHeaderSize: limits.maxHeaderSize },
+    clientErrorHandler: clientErrorAsProblem,
+    // A path Fastify cannot decode (bad %-escape) is the client's mistake: a 400 problem, like any other.
+    frameworkErrors: (error, request, reply) => {
+      request.correlationId = request.id;
+      reply.header('x-correlation-id', request.id);
+      return sendProblem(request, reply, 'invalidRequest', error.message);
+    },
     // Ids come from x-correlation-id (or a fresh UUID v4), so logs and answers carry the same id.
     genReqId: (request) => {
       const given = request.headers['x-correlation-id'];
@@ -56,6 +83,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('reference', reference);
   app.decorateRequest('correlationId', '');
 
+  // Plugins by role: external ones first (their hooks then run first, so even a refused request gets the
+  // security headers), then the app's own (audit, metrics), then routes.
+  await app.register(securityHeaders);
+  await app.register(crossOrigin, { origins: options.corsOrigins ?? [] });
+
   // Every answer, errors included, echoes the correlation id and (when given and well-formed) the
   // idempotency key.
   app.addHook('onRequest', async (request, reply) => {
@@ -65,6 +97,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (typeof key === 'string' && UUID_SHAPED_PATTERN.test(key)) reply.header('x-idempotency-key', key);
     if (request.url.startsWith('/v1/')) await reference.ensureFresh();
   });
+  // Right after the correlation id is known: an over-long request target is refused with 414.
+  app.addHook('onRequest', requestTargetLimit(limits.maxUrlLength));
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (error instanceof StoreUnavailableError) {
@@ -106,14 +140,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   if (options.rateLimit) await app.register(rateLimit, options.rateLimit);
+  await app.register(audit);
+  await app.register(metrics);
+  await app.register(operationsRoutes);
 
   const openApiDocument = buildOpenApiDocument();
   app.get('/v1/openapi.json', { logLevel: 'warn' }, async () => openApiDocument);
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument as never } });
-  await app.register(swaggerUi, { routePrefix: '/v1/docs' });
+  // swagger-ui runs under the app's CSP (its scripts are files); no validator badge from another origin.
+  await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { validatorUrl: null } });
 
-  await app.register(referenceRoutes, { prefix: '/v1' });
-  await app.register(lookupRoutes, { prefix: '/v1' });
+  // The lookups, behind the access check (registry, API keys) when it is configured.
+  await app.register(
+    async (lookups) => {
+      await lookups.register(access, options.access ?? {});
+      await lookups.register(referenceRoutes);
+      await lookups.register(lookupRoutes);
+    },
+    { prefix: '/v1' },
+  );
 
   if (portalBuilt) {
     await app.register(fastifyStatic, { root: portalDir, wildcard: false, index: 'index.html' });

@@ -1,6 +1,19 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 
+// "true"/"false" (and 1/0, yes/no) from the environment; z.coerce.boolean would read "false" as true.
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .optional()
+    .transform((value) => (value === undefined ? fallback : ['true', '1', 'yes'].includes(value)));
+
+/** Comma-separated list; empty entries dropped, so "" is the empty list. */
+const list = z
+  .string()
+  .default('')
+  .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean));
+
 // Configuration comes from the environment only; every variable is documented in README.md.
 const environment = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -21,6 +34,21 @@ const environment = z.object({
   // Shared state of several instances (rate-limit counters) lives in Redis when set; in memory otherwise.
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   REDIS_KEY_PREFIX: z.string().default('rpl:'),
+  // Security and operations (docs/readme/security.md).
+  /** false: a missing database file is an error at start instead of being created and seeded. */
+  SEED_ON_START: flag(true),
+  /** Browser origins allowed to call the API cross-origin; empty (the default) = CORS closed. */
+  CORS_ORIGINS: list,
+  /** File of registered correspondent ids (x-fapi-financial-id), one a line; unset = registry off. */
+  CORRESPONDENTS_FILE: z.string().optional(),
+  /** JSON file of API key hashes and the correspondent ids each key may use; unset = keys off. */
+  API_KEYS_FILE: z.string().optional(),
+  /** Longest accepted request target (path and query), in bytes; longer gets 414. */
+  MAX_URL_LENGTH: z.coerce.number().int().min(256).max(65536).default(8192),
+  /** Largest accepted request head (request line and headers), in bytes; larger gets 431. */
+  MAX_HEADER_SIZE: z.coerce.number().int().min(1024).max(65536).default(16384),
+  /** How long SIGTERM waits for in-flight requests before giving up (exit 1). */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
 });
 export type Config = z.infer<typeof environment>;
 

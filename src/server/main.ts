@@ -1,14 +1,21 @@
+import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { loadApiKeys, loadCorrespondents } from './plugins/app/access';
 import { openStore } from './store/open-store';
 import { connectRedis } from './redis';
 
 // Starts the service: opens (and on first start seeds) the store, builds the app, listens.
 async function main() {
   const config = loadConfig();
+  const access = {
+    correspondents: config.CORRESPONDENTS_FILE ? loadCorrespondents(config.CORRESPONDENTS_FILE) : undefined,
+    apiKeys: config.API_KEYS_FILE ? loadApiKeys(config.API_KEYS_FILE) : undefined,
+  };
   const store = await openStore({
     dataDir: config.DATA_DIR,
     databaseUrl: config.DATABASE_URL,
+    seedOnStart: config.SEED_ON_START,
     postgres: { poolSize: config.PG_POOL_SIZE, statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS, connectTimeoutMs: config.PG_CONNECT_TIMEOUT_MS },
     log: (m) => console.log(m),
   });
@@ -17,22 +24,28 @@ async function main() {
   const app = await buildApp({
     store,
     portalDir: config.PORTAL_DIR,
-    logger: { level: config.LOG_LEVEL },
+    logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
     rateLimit: { max: config.RATE_LIMIT_MAX, timeWindowMs: config.RATE_LIMIT_WINDOW_MS, redis, keyPrefix: config.REDIS_KEY_PREFIX },
+    corsOrigins: config.CORS_ORIGINS,
+    access,
+    limits: { maxUrlLength: config.MAX_URL_LENGTH, maxHeaderSize: config.MAX_HEADER_SIZE },
   });
+
+  // SIGTERM/SIGINT: app.close() stops accepting, lets in-flight requests finish (new ones on kept-alive
+  // connections get 503), then the store and Redis close and the process exits 0. Past SHUTDOWN_GRACE_MS it
+  // gives up and exits 1; an uncaught error also closes and exits 1.
+  closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS, logger: app.log }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'closing after an uncaught error');
+    else app.log.info({ signal }, 'closing: finishing in-flight requests');
+    await app.close();
+    await store.close();
+    await redis?.quit();
+  });
+
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   console.log(`Receiving-Partner Lookup is serving on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}/ (API: /v1, reference: /v1/docs)`);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      void app
-        .close()
-        .then(() => store.close())
-        .then(() => redis?.quit())
-        .then(() => process.exit(0));
-    });
-  }
 }
 
 main().catch((error: Error) => {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LookupStore } from './store';
 import { SqliteStore } from './sqlite/sqlite-store';
@@ -17,8 +17,11 @@ export async function openStore(options: {
   /** Pool settings of the PostgreSQL store (PG_POOL_SIZE, PG_STATEMENT_TIMEOUT_MS, PG_CONNECT_TIMEOUT_MS). */
   postgres?: Omit<PgStoreOptions, 'connectionString' | 'log'>;
   log?: (message: string) => void;
+  /** false (SEED_ON_START=false): never create or seed; a missing or empty database is an error. */
+  seedOnStart?: boolean;
 }): Promise<LookupStore> {
   const log = options.log ?? (() => {});
+  const seedOnStart = options.seedOnStart ?? true;
   let store: LookupStore;
   let where: string;
   if (isPostgresUrl(options.databaseUrl)) {
@@ -28,11 +31,18 @@ export async function openStore(options: {
     store = pgStore;
     where = 'PostgreSQL';
   } else {
-    mkdirSync(options.dataDir, { recursive: true });
     where = join(options.dataDir, SQLITE_FILE_NAME);
-    store = SqliteStore.open(where);
+    if (!seedOnStart && !existsSync(where)) {
+      throw new Error(`The database file ${where} does not exist, and SEED_ON_START=false forbids creating it. Restore the file, or start with SEED_ON_START=true to seed it from data/seed.`);
+    }
+    mkdirSync(options.dataDir, { recursive: true });
+    store = openSqliteFile(where);
   }
   if (!(await store.hasData())) {
+    if (!seedOnStart) {
+      await store.close();
+      throw new Error(`The database ${where} holds no data set, and SEED_ON_START=false forbids seeding it.`);
+    }
     const started = Date.now();
     log(`Seeding ${where} from data/seed …`);
     const dataSet = buildSeedDataSet();
@@ -43,3 +53,25 @@ export async function openStore(options: {
 }
 
 export const isPostgresUrl = (url: string | undefined): url is string => url !== undefined && /^postgres(ql)?:\/\//.test(url);
+/**
+ * Opens the file and checks it is a sound SQLite database before serving from it: a damaged file is a
+ * clear error at start, not a 500 on some later lookup.
+ */
+function openSqliteFile(file: string): SqliteStore {
+  let store: SqliteStore | undefined;
+  try {
+    store = SqliteStore.open(file);
+    const check = store.db.pragma('quick_check(1)', { simple: true });
+    if (check !== 'ok') throw new Error(`integrity check: ${String(check)}`);
+    return store;
+  } catch (error) {
+    try {
+      store?.db.close();
+    } catch {
+      // Already unusable; the error below is the one to report.
+    }
+    throw new Error(
+      `The database file ${file} is not a usable SQLite database (${(error as Error).message}). Restore it from a backup, or move it away to have it seeded anew.`,
+    );
+  }
+}

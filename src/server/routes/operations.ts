@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type { aliveResponse, readyResponse } from '../../contract';
+import { ProblemError } from '../problems';
+
+// Health for orchestrators and load balancers; like /metrics they take no correspondent header.
+export default async function operationsRoutes(app: FastifyInstance) {
+  // Alive: the process answers HTTP. Says nothing about the store, so a store outage does not get the
+  // process restarted in a loop.
+  app.get('/healthz', { logLevel: 'warn' }, async (): Promise<z.infer<typeof aliveResponse>> => ({ status: 'alive' }));
+
+  // Ready: the store answers and holds a data set, so lookups can be served.
+  app.get('/readyz', { logLevel: 'warn' }, async (request): Promise<z.infer<typeof readyResponse>> => {
+    let loaded: boolean;
+    try {
+      loaded = await app.store.hasData();
+    } catch (error) {
+      request.log.error({ err: error }, 'readiness: store unreachable');
+      throw new ProblemError('unavailable', 'The store is not reachable.', [], { 'retry-after': '5' });
+    }
+    if (!loaded) throw new ProblemError('unavailable', 'No data set is loaded yet.', [], { 'retry-after': '5' });
+    return { status: 'ready', engine: app.store.engine };
+  });
+}

@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { SQLITE_FILE_NAME } from '../server/store/open-store';
+
+// The real server as a separate process (node --import tsx src/server/main.ts, one process, so its pid is
+// the server's own for signals and memory), on 127.0.0.1 and an ephemeral port.
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** http://127.0.0.1:<port>, once listening. */
+  url: string;
+  output(): string;
+  /** Resolves with the exit code (or the signal's name) once the process has ended. */
+  exited: Promise<number | string>;
+  dataDir: string;
+  /** Sends SIGTERM (if still running), waits for the exit, removes the data folder. */
+  stop(): Promise<void>;
+}
+
+/** A temp DATA_DIR holding a copy of the run's seeded database (see global-setup.ts). */
+export function seededDataDir(): string {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rpl-proc-'));
+  copyFileSync(inject('seededSqliteFile'), join(dataDir, SQLITE_FILE_NAME));
+  return dataDir;
+}
+
+/** Starts the server; resolves once it listens, or with `url` empty once it exited without listening. */
+export async function startServer(env: Record<string, string>, dataDir = seededDataDir(), timeoutMs = 60_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: process.cwd(),
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '0', PORTAL_DIR: join(dataDir, 'no-portal'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within ${timeoutMs} ms:\n${text}`)), timeoutMs);
+    const look = () => {
+      const match = /serving on (http:\/\/127\.0\.0\.1:\d+)\//.exec(text);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout!.on('data', look);
+    void exited.then(() => {
+      clearTimeout(timer);
+      resolve('');
+    });
+  });
+  return {
+    child,
+    url,
+    output: () => text,
+    exited,
+    dataDir,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resident set size of a process, in bytes (Linux /proc). */
+export function residentBytes(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(match[1]) * 1024;
+}
