@@ -10,6 +10,5 @@ export function usePrefetchNextPage(pagination: Pagination | undefined, nextPage
   const key = options ? JSON.stringify(options.queryKey) : '';
   useEffect(() => {
     if (options) void queryClient.prefetchQuery(options);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, queryClient]);
 }

@@ -45,7 +45,6 @@ export function useScreenParams<const N extends string>(names: readonly N[]) {
   const [params, setParams] = useSearchParams();
   const values = useMemo(
     () => Object.fromEntries(names.map((name) => [name, params.get(name) ?? ''])) as Record<N, string>,
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [params, names.join()],
   );
   const update = useCallback(

@@ -41,7 +41,6 @@ export function useUrlForm<V extends TextFields>({ schema, urlValues, onCommit }
   const debounced = useDebouncedValue(watched);
   useEffect(() => {
     if (!sameValues(debounced, committed.current)) void commit();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced]);
 
   return { form, commit };
