@@ -7,6 +7,7 @@ import {
   type Agent,
   type BankBranch,
   type City,
+  type Page,
   type PayoutNetwork,
   type PayoutType,
 } from '../../../contract';
@@ -335,11 +336,11 @@ export class PgStore implements LookupStore {
     return this.query('SELECT name, state FROM cities WHERE country = $1 AND state = $2 ORDER BY name', [receivingCountry, state]);
   }
 
-  async agents(search: AgentSearch) {
+  async agents(search: AgentSearch): Promise<Page<Agent>> {
     const query = search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK ? this.branchAgentsQuery(search) : this.agentQuery(search);
-    const rows = await this.page<Agent & { deliveryModes: (number | string)[] }>(query, search.pageNumber, search.pageSize);
-    for (const agent of rows.data) agent.deliveryModes = agent.deliveryModes.map((m) => deliveryModeCodeOf(Number(m)));
-    return rows as ReturnType<typeof pageOf<Agent>>;
+    // Delivery modes come as integers ([1, 3]); the record carries their two-digit codes (["01", "03"]).
+    const page = await this.page<Omit<Agent, 'deliveryModes'> & { deliveryModes: number[] }>(query, search.pageNumber, search.pageSize);
+    return { ...page, data: page.data.map((agent) => ({ ...agent, deliveryModes: agent.deliveryModes.map(deliveryModeCodeOf) })) };
   }
 
   private async page<T>(query: PageQuery, pageNumber: number, pageSize: number) {
