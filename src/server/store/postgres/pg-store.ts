@@ -43,11 +43,19 @@ export interface PgStoreOptions {
   log?: (message: string) => void;
 }
 
+// Migrations and data-set loads may run far longer than a lookup: their statements are exempt from
+// statement_timeout and get this client-side bound instead of the pool's query_timeout.
+const MAINTENANCE_TIMEOUT_MS = 60 * 60 * 1000;
+const maintenance = (client: pg.PoolClient, text: string, values?: unknown[]) =>
+  // query_timeout per query is read by pg's Client but missing from its QueryConfig type.
+  client.query({ text, values, query_timeout: MAINTENANCE_TIMEOUT_MS } as pg.QueryConfig);
+
 /** Applies the numbered migrations (NNN-name.sql) the database has not seen, tracked in schema_migrations. */
 export async function migrate(pool: pg.Pool): Promise<string[]> {
   const client = await pool.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query('SET statement_timeout = 0');
+    await maintenance(client, 'SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
     );
@@ -59,7 +67,7 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
       if (done.has(version)) continue;
       await client.query('BEGIN');
       try {
-        await client.query(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
+        await maintenance(client, readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
         await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, file]);
         await client.query('COMMIT');
       } catch (error) {
@@ -71,6 +79,7 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
     return applied;
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    await client.query('RESET statement_timeout').catch(() => {});
     client.release();
   }
 }
@@ -149,8 +158,8 @@ const NEXT = '_next';
 
 /** Creates `<table>_next`, shaped like the table but without its indexes; returns its name to load into. */
 async function rebuiltTable(client: pg.PoolClient, table: (typeof REBUILT_TABLES)[number]): Promise<string> {
-  await client.query(`DROP TABLE IF EXISTS ${table}${NEXT}`);
-  await client.query(`CREATE TABLE ${table}${NEXT} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+  await maintenance(client, `DROP TABLE IF EXISTS ${table}${NEXT}`);
+  await maintenance(client, `CREATE TABLE ${table}${NEXT} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
   return `${table}${NEXT}`;
 }
 
@@ -167,18 +176,18 @@ async function swapIn(client: pg.PoolClient, table: (typeof REBUILT_TABLES)[numb
   );
   for (const index of rows) {
     if (index.constraint_name) {
-      await client.query(`ALTER TABLE ${next} ADD CONSTRAINT ${index.constraint_name}${NEXT} ${index.constraint_definition}`);
+      await maintenance(client, `ALTER TABLE ${next} ADD CONSTRAINT ${index.constraint_name}${NEXT} ${index.constraint_definition}`);
     } else {
       const definition = index.definition
         .replace(`INDEX ${index.name} ON `, `INDEX ${index.name}${NEXT} ON `)
         .replace(new RegExp(` ON ((?:\\w+\\.)?)${table} USING `), ` ON $1${next} USING `);
-      await client.query(definition);
+      await maintenance(client, definition);
     }
   }
-  await client.query(`DROP TABLE ${table}`);
-  await client.query(`ALTER TABLE ${next} RENAME TO ${table}`);
+  await maintenance(client, `DROP TABLE ${table}`);
+  await maintenance(client, `ALTER TABLE ${next} RENAME TO ${table}`);
   // Renaming a key's index renames its constraint too, so every name is the migration's again.
-  for (const index of rows) await client.query(`ALTER INDEX ${index.name}${NEXT} RENAME TO ${index.name}`);
+  for (const index of rows) await maintenance(client, `ALTER INDEX ${index.name}${NEXT} RENAME TO ${index.name}`);
 }
 
 // How many rows one multi-row INSERT … SELECT FROM unnest(…) carries while loading a data set.
@@ -248,19 +257,19 @@ export class PgStore implements LookupStore {
         // A large load may take longer than a lookup is allowed to.
         await client.query('SET LOCAL statement_timeout = 0');
         await client.query("SET LOCAL maintenance_work_mem = '256MB'");
-        await client.query('SELECT version FROM data_version FOR UPDATE');
+        await maintenance(client, 'SELECT version FROM data_version FOR UPDATE');
         for (const table of [
           'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices',
           'head_office_delivery_modes', 'head_office_banks', 'data_sources',
         ]) {
-          await client.query(`DELETE FROM ${table}`);
+          await maintenance(client, `DELETE FROM ${table}`);
         }
         const load = async (table: string, columns: string[], types: string[], rows: unknown[][], onConflict = '') => {
           for (let start = 0; start < rows.length; start += LOAD_CHUNK) {
             const chunk = rows.slice(start, start + LOAD_CHUNK);
             const arrays = columns.map((_, i) => chunk.map((row) => row[i]));
             const unnest = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
-            await client.query(`INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${unnest}) ${onConflict}`, arrays);
+            await maintenance(client, `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${unnest}) ${onConflict}`, arrays);
           }
         };
         await load('receiving_countries', ['code', 'name', 'currency'], ['text', 'text', 'text'], dataSet.countries.map((c) => [c.code, c.name, c.currency]));
@@ -308,15 +317,20 @@ export class PgStore implements LookupStore {
         );
         for (const table of REBUILT_TABLES) await swapIn(client, table);
         await client.query('UPDATE data_version SET version = version + 1');
-        await client.query('COMMIT');
+        await maintenance(client, 'COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
+        client.release();
         throw error;
+      }
+      try {
+        // Fresh statistics and visibility map for the planner (index-only counts) after replacing every row.
+        await client.query('SET statement_timeout = 0');
+        await maintenance(client, 'VACUUM (ANALYZE) bank_branches, agents, head_offices, head_office_banks, head_office_delivery_modes, states');
+        await client.query('RESET statement_timeout');
       } finally {
         client.release();
       }
-      // Fresh statistics and visibility map for the planner (index-only counts) after replacing every row.
-      await this.pool.query('VACUUM (ANALYZE) bank_branches, agents, head_offices, head_office_banks, head_office_delivery_modes, states');
     });
   }
 
