@@ -7,6 +7,7 @@ import {
   type Agent,
   type BankBranch,
   type City,
+  type Page,
   type PayoutNetwork,
   type PayoutType,
 } from '../../../contract';
@@ -42,11 +43,19 @@ export interface PgStoreOptions {
   log?: (message: string) => void;
 }
 
+// Migrations and data-set loads may run far longer than a lookup: their statements are exempt from
+// statement_timeout and get this client-side bound instead of the pool's query_timeout.
+const MAINTENANCE_TIMEOUT_MS = 60 * 60 * 1000;
+const maintenance = (client: pg.PoolClient, text: string, values?: unknown[]) =>
+  // query_timeout per query is read by pg's Client but missing from its QueryConfig type.
+  client.query({ text, values, query_timeout: MAINTENANCE_TIMEOUT_MS } as pg.QueryConfig);
+
 /** Applies the numbered migrations (NNN-name.sql) the database has not seen, tracked in schema_migrations. */
 export async function migrate(pool: pg.Pool): Promise<string[]> {
   const client = await pool.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query('SET statement_timeout = 0');
+    await maintenance(client, 'SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
     );
@@ -58,7 +67,7 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
       if (done.has(version)) continue;
       await client.query('BEGIN');
       try {
-        await client.query(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
+        await maintenance(client, readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
         await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, file]);
         await client.query('COMMIT');
       } catch (error) {
@@ -70,6 +79,7 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
     return applied;
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    await client.query('RESET statement_timeout').catch(() => {});
     client.release();
   }
 }
@@ -101,11 +111,13 @@ class Parameters {
 const offersMode = (p: Parameters, deliveryMode: number) =>
   `EXISTS (SELECT 1 FROM head_office_delivery_modes m WHERE m.head_office_code = h.code AND m.delivery_mode = ${p.add(deliveryMode)})`;
 
-// Columns are named as the contract's records, in the same order as the SQLite store builds them.
+// Columns are named as the contract's records, in the same order as the SQLite store builds them. An agent's
+// delivery modes are filled in after the page is read (agents()): a subquery here would run for every row an
+// OFFSET skips, which made deep pages slow.
 const AGENT_COLUMNS = `h.code AS "receivingAgentHeadOfficeCode", h.name AS "headOfficeName", a.agent_code AS "agentCode",
   a.agent_name AS "agentName", a.address_line1 AS "addressLine1", a.address_line2 AS "addressLine2", a.city, a.state,
   s.name AS "stateName", a.phone_number AS "phoneNumber", a.country AS "receivingCountry", h.payout_type AS "payoutType",
-  (SELECT array_agg(m.delivery_mode ORDER BY m.delivery_mode) FROM head_office_delivery_modes m WHERE m.head_office_code = h.code) AS "deliveryModes",
+  NULL AS "deliveryModes",
   NULL AS "bankCode", NULL AS "bankName", NULL AS "routingNumber"`;
 
 const BRANCH_AGENT_COLUMNS = `h.code AS "receivingAgentHeadOfficeCode", h.name AS "headOfficeName",
@@ -139,15 +151,16 @@ function pageQuery(p: Parameters, select: string, from: string, where: string[],
   return { count, countParams, rows, rowParams: p.values };
 }
 
-// The big tables are loaded into a fresh table without indexes, indexed once (building a trigram index in one
-// pass is many times faster than updating it row by row), then swapped in by name in the same transaction.
+// The big tables are loaded into a fresh table without indexes, indexed once, then swapped in by name in the same
+// transaction: PostgreSQL's "Populating a Database" advice (building an index over loaded rows beats updating it
+// row by row), and the replaced rows leave no dead tuples behind. Readers wait only for the swap itself.
 const REBUILT_TABLES = ['bank_branches', 'agents'] as const;
 const NEXT = '_next';
 
 /** Creates `<table>_next`, shaped like the table but without its indexes; returns its name to load into. */
 async function rebuiltTable(client: pg.PoolClient, table: (typeof REBUILT_TABLES)[number]): Promise<string> {
-  await client.query(`DROP TABLE IF EXISTS ${table}${NEXT}`);
-  await client.query(`CREATE TABLE ${table}${NEXT} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+  await maintenance(client, `DROP TABLE IF EXISTS ${table}${NEXT}`);
+  await maintenance(client, `CREATE TABLE ${table}${NEXT} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
   return `${table}${NEXT}`;
 }
 
@@ -164,18 +177,18 @@ async function swapIn(client: pg.PoolClient, table: (typeof REBUILT_TABLES)[numb
   );
   for (const index of rows) {
     if (index.constraint_name) {
-      await client.query(`ALTER TABLE ${next} ADD CONSTRAINT ${index.constraint_name}${NEXT} ${index.constraint_definition}`);
+      await maintenance(client, `ALTER TABLE ${next} ADD CONSTRAINT ${index.constraint_name}${NEXT} ${index.constraint_definition}`);
     } else {
       const definition = index.definition
         .replace(`INDEX ${index.name} ON `, `INDEX ${index.name}${NEXT} ON `)
         .replace(new RegExp(` ON ((?:\\w+\\.)?)${table} USING `), ` ON $1${next} USING `);
-      await client.query(definition);
+      await maintenance(client, definition);
     }
   }
-  await client.query(`DROP TABLE ${table}`);
-  await client.query(`ALTER TABLE ${next} RENAME TO ${table}`);
+  await maintenance(client, `DROP TABLE ${table}`);
+  await maintenance(client, `ALTER TABLE ${next} RENAME TO ${table}`);
   // Renaming a key's index renames its constraint too, so every name is the migration's again.
-  for (const index of rows) await client.query(`ALTER INDEX ${index.name}${NEXT} RENAME TO ${index.name}`);
+  for (const index of rows) await maintenance(client, `ALTER INDEX ${index.name}${NEXT} RENAME TO ${index.name}`);
 }
 
 // How many rows one multi-row INSERT … SELECT FROM unnest(…) carries while loading a data set.
@@ -245,19 +258,19 @@ export class PgStore implements LookupStore {
         // A large load may take longer than a lookup is allowed to.
         await client.query('SET LOCAL statement_timeout = 0');
         await client.query("SET LOCAL maintenance_work_mem = '256MB'");
-        await client.query('SELECT version FROM data_version FOR UPDATE');
+        await maintenance(client, 'SELECT version FROM data_version FOR UPDATE');
         for (const table of [
           'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices',
           'head_office_delivery_modes', 'head_office_banks', 'data_sources',
         ]) {
-          await client.query(`DELETE FROM ${table}`);
+          await maintenance(client, `DELETE FROM ${table}`);
         }
         const load = async (table: string, columns: string[], types: string[], rows: unknown[][], onConflict = '') => {
           for (let start = 0; start < rows.length; start += LOAD_CHUNK) {
             const chunk = rows.slice(start, start + LOAD_CHUNK);
             const arrays = columns.map((_, i) => chunk.map((row) => row[i]));
             const unnest = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
-            await client.query(`INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${unnest}) ${onConflict}`, arrays);
+            await maintenance(client, `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${unnest}) ${onConflict}`, arrays);
           }
         };
         await load('receiving_countries', ['code', 'name', 'currency'], ['text', 'text', 'text'], dataSet.countries.map((c) => [c.code, c.name, c.currency]));
@@ -305,15 +318,20 @@ export class PgStore implements LookupStore {
         );
         for (const table of REBUILT_TABLES) await swapIn(client, table);
         await client.query('UPDATE data_version SET version = version + 1');
-        await client.query('COMMIT');
+        await maintenance(client, 'COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
+        client.release();
         throw error;
+      }
+      try {
+        // Fresh statistics and visibility map for the planner (index-only counts) after replacing every row.
+        await client.query('SET statement_timeout = 0');
+        await maintenance(client, 'VACUUM (ANALYZE) bank_branches, agents, head_offices, head_office_banks, head_office_delivery_modes, states');
+        await client.query('RESET statement_timeout');
       } finally {
         client.release();
       }
-      // Fresh statistics and visibility map for the planner (index-only counts) after replacing every row.
-      await this.pool.query('VACUUM (ANALYZE) bank_branches, agents, head_offices, head_office_banks, head_office_delivery_modes, states');
     });
   }
 
@@ -335,11 +353,27 @@ export class PgStore implements LookupStore {
     return this.query('SELECT name, state FROM cities WHERE country = $1 AND state = $2 ORDER BY name', [receivingCountry, state]);
   }
 
-  async agents(search: AgentSearch) {
+  async agents(search: AgentSearch): Promise<Page<Agent>> {
     const query = search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK ? this.branchAgentsQuery(search) : this.agentQuery(search);
-    const rows = await this.page<Agent & { deliveryModes: (number | string)[] }>(query, search.pageNumber, search.pageSize);
-    for (const agent of rows.data) agent.deliveryModes = agent.deliveryModes.map((m) => deliveryModeCodeOf(Number(m)));
-    return rows as ReturnType<typeof pageOf<Agent>>;
+    const page = await this.page<Omit<Agent, 'deliveryModes'> & { deliveryModes: number[] | null }>(query, search.pageNumber, search.pageSize);
+    const officeModes = new Map<string, number[]>();
+    const withoutModes = [...new Set(page.data.filter((a) => a.deliveryModes === null).map((a) => a.receivingAgentHeadOfficeCode))];
+    if (withoutModes.length) {
+      const rows = await this.query<{ code: string; modes: number[] }>(
+        `SELECT head_office_code AS code, array_agg(delivery_mode ORDER BY delivery_mode) AS modes
+         FROM head_office_delivery_modes WHERE head_office_code = ANY ($1) GROUP BY head_office_code`,
+        [withoutModes],
+      );
+      for (const row of rows) officeModes.set(row.code, row.modes);
+    }
+    // Delivery modes as integers ([1, 3]) become the record's two-digit codes (["01", "03"]).
+    return {
+      ...page,
+      data: page.data.map((agent) => ({
+        ...agent,
+        deliveryModes: (agent.deliveryModes ?? officeModes.get(agent.receivingAgentHeadOfficeCode) ?? []).map(deliveryModeCodeOf),
+      })),
+    };
   }
 
   private async page<T>(query: PageQuery, pageNumber: number, pageSize: number) {
