@@ -289,8 +289,8 @@ export class PgStore implements LookupStore {
           dataSet.headOffices.flatMap((h) => h.deliveryModes.map((m) => [h.code, m])),
         );
         await load(
-          'head_office_banks', ['head_office_code', 'bank_code'], ['text', 'text'],
-          dataSet.headOffices.flatMap((h) => h.bankCodes.map((b) => [h.code, b])),
+          'head_office_banks', ['head_office_code', 'bank_code', 'position'], ['text', 'text', 'int'],
+          dataSet.headOffices.flatMap((h) => h.bankCodes.map((b, i) => [h.code, b, i + 1])),
         );
         // Ids 1…n in data set order, as SQLite's rowid gives them: the id is part of mode-04 agent codes.
         await load(
@@ -313,8 +313,8 @@ export class PgStore implements LookupStore {
           ]),
         );
         await load(
-          'data_sources', ['kind', 'file', 'sha256', 'rows', 'imported_at'], ['text', 'text', 'text', 'int', 'text'],
-          dataSet.sources.map((s) => [s.kind, s.file, s.sha256, s.rows, importedAt]),
+          'data_sources', ['kind', 'file', 'sha256', 'rows', 'imported_at', 'countries'], ['text', 'text', 'text', 'int', 'text', 'text'],
+          dataSet.sources.map((s) => [s.kind, s.file, s.sha256, s.rows, s.importedAt ?? importedAt, (s.countries ?? []).join(' ')]),
         );
         for (const table of REBUILT_TABLES) await swapIn(client, table);
         await client.query('UPDATE data_version SET version = version + 1');
@@ -376,11 +376,17 @@ export class PgStore implements LookupStore {
     };
   }
 
+  /**
+   * The count and the rows of one page in one statement, so one snapshot: a replace committed in between
+   * cannot give a total of the old data set with rows of the new. (Not a REPEATABLE READ transaction around
+   * two statements: replaceDataSet swaps freshly built tables in by name, and an older snapshot would find
+   * the new tables empty.) json_agg reads the page's rows in the order the subquery sorted them.
+   */
   private async page<T>(query: PageQuery, pageNumber: number, pageSize: number) {
-    const total = (await this.query<{ total: number }>(query.count, query.countParams))[0].total;
-    const offset = (pageNumber - 1) * pageSize;
-    const rows = offset < total ? await this.query<T & pg.QueryResultRow>(query.rows, query.rowParams) : [];
-    return pageOf<T>(rows, total, pageNumber, pageSize);
+    const sql = `SELECT (${query.count}) AS "totalItems",
+      (SELECT coalesce(json_agg(page_rows), '[]'::json) FROM (${query.rows}) AS page_rows) AS records`;
+    const [result] = await this.query<{ totalItems: number; records: T[] }>(sql, query.rowParams);
+    return pageOf<T>(result.records, result.totalItems, pageNumber, pageSize);
   }
 
   /**
@@ -473,10 +479,10 @@ export class PgStore implements LookupStore {
   }
 
   async dataStatus(): Promise<DataStatus> {
-    const rows = await this.query<{ kind: string; file: string; sha256: string; rows: number; importedAt: string }>(
-      'SELECT kind, file, sha256, rows, imported_at AS "importedAt" FROM data_sources ORDER BY kind, file',
+    const rows = await this.query<{ kind: string; file: string; sha256: string; rows: number; importedAt: string; countries: string }>(
+      'SELECT kind, file, sha256, rows, imported_at AS "importedAt", countries FROM data_sources ORDER BY kind, file',
     );
-    return { sources: rows };
+    return { sources: rows.map((r) => ({ ...r, countries: r.countries.split(' ').filter(Boolean) })) };
   }
 
   async readDataSet(): Promise<DataSet> {
@@ -485,7 +491,7 @@ export class PgStore implements LookupStore {
       officeModes.set(m.head_office_code, [...(officeModes.get(m.head_office_code) ?? []), m.delivery_mode]);
     }
     const officeBanks = new Map<string, string[]>();
-    for (const b of await this.query<{ head_office_code: string; bank_code: string }>('SELECT * FROM head_office_banks ORDER BY head_office_code, bank_code')) {
+    for (const b of await this.query<{ head_office_code: string; bank_code: string }>('SELECT head_office_code, bank_code FROM head_office_banks ORDER BY head_office_code, position')) {
       officeBanks.set(b.head_office_code, [...(officeBanks.get(b.head_office_code) ?? []), b.bank_code]);
     }
     const offices = await this.query<{ code: string; country: string; name: string; networkName: string; payoutType: PayoutType; demoLocations: number }>(
@@ -506,7 +512,7 @@ export class PgStore implements LookupStore {
         `SELECT agent_code AS "agentCode", head_office_code AS "headOfficeCode", country, agent_name AS "agentName",
            address_line1 AS "addressLine1", address_line2 AS "addressLine2", city, state, phone_number AS "phoneNumber" FROM agents ORDER BY id`,
       ),
-      sources: (await this.dataStatus()).sources.map(({ importedAt: _importedAt, ...source }) => source),
+      sources: (await this.dataStatus()).sources,
     };
   }
 
