@@ -43,7 +43,8 @@ async function main(): Promise<number> {
         bar.update(done, { phase, speed: Math.round(done / Math.max((performance.now() - started) / 1000, 0.001)) });
       },
       onPhase: (message) => {
-        if (barPhase === 'validating' || !message.startsWith('Validating')) bar?.stop();
+        bar?.stop();
+        barPhase = '';
         console.error(message);
       },
     });

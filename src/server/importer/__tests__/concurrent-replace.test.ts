@@ -1,0 +1,76 @@
+import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SqliteStore } from '../../store/sqlite/sqlite-store';
+import { createTestApp, type TestApp } from '../../../testing/test-app';
+import { writeLargeBangladeshBranchFile } from '../../../testing/large-branch-file';
+import { seededDataDir, startCli, type DataDir } from '../../../testing/import-cli';
+
+// The import command (another process, its own connection) replaces Bangladesh's branches while the real app
+// answers requests on the same database: every answer comes wholly from the old set or wholly from the new
+// one. The sets are told apart by their rows (new branch names carry a marker) and by their totals.
+
+const MARKER = 'NEWSET';
+const NEW_ROWS = 30_000;
+let data: DataDir;
+let newFile: string;
+let t: TestApp;
+beforeAll(async () => {
+  data = seededDataDir();
+  newFile = join(data.dir, 'bd-new.csv');
+  await writeLargeBangladeshBranchFile(newFile, NEW_ROWS, MARKER);
+  t = await createTestApp({ store: SqliteStore.open(data.file) });
+});
+afterAll(async () => {
+  await t.close();
+  data.remove();
+});
+
+type Answer = { data: { branchName?: string; agentName?: string }[]; pagination: { totalItems: number } };
+
+const LOOKUPS: { path: string; query: Record<string, string>; name: (row: Answer['data'][number]) => string }[] = [
+  { path: '/v1/banks/branches', query: { receivingCountry: 'BD', deliveryMode: '04', receivingAgentHeadOfficeCode: 'BRACBD', pageSize: '50' }, name: (r: Answer['data'][number]) => r.branchName! },
+  { path: '/v1/agents', query: { receivingCountry: 'BD', deliveryMode: '04', pageSize: '50' }, name: (r: Answer['data'][number]) => r.agentName! },
+];
+
+it('every answer during a replace is wholly old or wholly new', async () => {
+  const { done } = startCli('import', ['branches', newFile], data.dir);
+  let finished = false;
+  void done.then(() => (finished = true));
+  const totals = LOOKUPS.map(() => ({ old: new Set<number>(), new: new Set<number>() }));
+  let mixed = 0;
+  let oldAnswers = 0;
+  let newAnswers = 0;
+  // Bounded: until the import has finished and the app has served the new set (at most 50 requests after
+  // the import ended), and 20,000 requests in all.
+  let afterFinish = 0;
+  for (let i = 0; i < 20_000 && !(finished && newAnswers > 0) && afterFinish < 50; i++) {
+    if (finished) afterFinish++;
+    // app.inject settles in microtasks: let the event loop run, or the import's exit is never noticed.
+    await nextTurn();
+    const lookup = LOOKUPS[i % LOOKUPS.length];
+    const res = await t.get(lookup.path, { ...lookup.query, pageNumber: String(1 + (i % 5)) });
+    expect(res.statusCode).toBe(200);
+    const answer = res.json() as Answer;
+    const marked = answer.data.filter((row) => lookup.name(row).includes(MARKER)).length;
+    if (marked === answer.data.length) {
+      newAnswers++;
+      totals[i % LOOKUPS.length].new.add(answer.pagination.totalItems);
+    } else if (marked === 0) {
+      oldAnswers++;
+      totals[i % LOOKUPS.length].old.add(answer.pagination.totalItems);
+    } else mixed++;
+  }
+  const run = await done;
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  expect(mixed).toBe(0);
+  expect(oldAnswers).toBeGreaterThan(0);
+  expect(newAnswers).toBeGreaterThan(0);
+  // Each set has one total per lookup: no answer had the rows of one set and the total of the other.
+  expect([...totals[0].old]).toEqual([10_026]);
+  expect([...totals[0].new]).toEqual([NEW_ROWS]);
+  for (const { old, new: fresh } of totals.slice(1)) {
+    expect(old.size).toBe(1);
+    expect(fresh.size).toBeLessThanOrEqual(1);
+  }
+}, 600_000);
