@@ -65,11 +65,11 @@ export function generateAgents(
     const faker = new Faker({ locale: [...(LOCALES[office.country] ?? [en]), en, base] });
     faker.seed(seedOf(seed, office.code));
     const perCity = new Map<string, number>();
+    // Bigger places get more locations: the first cities of each state are drawn more often. Built once per
+    // head office, not per location: generated data sets (scripts/gen.ts) draw hundreds of thousands.
+    const weightedPlaces = places.map((value, index) => ({ value, weight: 1 + 4 / (1 + (index % 25)) }));
     for (let i = 1; i <= office.demoLocations; i++) {
-      // Bigger places get more locations: the first cities of each state are drawn more often.
-      const place = faker.helpers.weightedArrayElement(
-        places.map((value, index) => ({ value, weight: 1 + 4 / (1 + (index % 25)) })),
-      );
+      const place = faker.helpers.weightedArrayElement(weightedPlaces);
       const count = (perCity.get(place.name) ?? 0) + 1;
       perCity.set(place.name, count);
       const stateName = stateNames.get(`${office.country}:${place.state}`) ?? place.state;
