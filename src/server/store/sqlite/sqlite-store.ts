@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import {
   ACCOUNT_TRANSFER_TO_OTHER_BANK,
   PAYOUT_TYPES,
@@ -87,23 +88,57 @@ const HEAD_OFFICE_MODES = `(SELECT group_concat(delivery_mode, ',') FROM
 
 const OFFERS_MODE = `EXISTS (SELECT 1 FROM head_office_delivery_modes m WHERE m.head_office_code = h.code AND m.delivery_mode = @deliveryMode)`;
 
-/** A page query: the rows of one page, and the count of all rows (same FROM/WHERE). */
-function pageQuery(select: string, from: string, where: string[], orderBy: string) {
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  return {
-    rows: `SELECT ${select} ${from} ${whereSql} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`,
-    count: `SELECT count(*) AS total ${from} ${whereSql}`,
-  };
+/**
+ * One paged search. `where` is the answer's exact semantics (instr() contains, exact codes); `narrowing`
+ * holds conditions that pick, from an index, a superset of the rows `where` accepts (trigram FTS, routing
+ * number), so adding them can speed a query up but never changes its answer.
+ */
+interface PagedSearch {
+  /** Names the search for the totals cache: its kind and every parameter but the page. */
+  key: string;
+  select: string;
+  /** FROM for reading the rows in answer order along an index (few or no narrowing conditions). */
+  from: string;
+  /** FROM for reading only the narrowed rows (rowid look-ups), then sorting them. */
+  narrowedFrom: string;
+  where: string[];
+  narrowing: string[];
+  orderBy: string;
+  /** Wraps the page's rows (`page`) with what the answer adds per row: joins run for the page only, not for skipped rows. */
+  decorate: (page: string) => string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * Up to this many matches the narrowed rows are read and sorted; above it the ordered index is walked.
+ * (A store option only so that tests can force either plan and compare both with the plain semantics.)
+ */
+const NARROWED_PAGE_LIMIT = 5000;
+/** Totals kept per data version, by search: paging through an answer counts it once. */
+const TOTALS_CACHE_SIZE = 10_000;
+
+/** A trigram FTS phrase matching `term` as a substring; null when the term is too short for trigrams. */
+export function trigramPhrase(term: string): string | null {
+  return [...term].length >= 3 ? `"${term.replaceAll('"', '""')}"` : null;
 }
 
 export class SqliteStore implements LookupStore {
   readonly engine = 'sqlite' as const;
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly totals = new LRUCache<string, number>({ max: TOTALS_CACHE_SIZE });
+  /** The data set the cached totals count: PRAGMA data_version moves when another connection commits. */
+  private totalsVersion = -1;
+  private readonly dataVersionPragma: Database.Statement;
 
-  private constructor(readonly db: Database.Database) {}
+  private constructor(
+    readonly db: Database.Database,
+    private readonly narrowedPageLimit = NARROWED_PAGE_LIMIT,
+  ) {
+    this.dataVersionPragma = db.prepare('PRAGMA data_version').pluck();
+  }
 
   /** Opens (creating when absent) the database file and brings its schema up to date. */
-  static open(file: string, options: { readonly?: boolean } = {}): SqliteStore {
+  static open(file: string, options: { readonly?: boolean; narrowedPageLimit?: number } = {}): SqliteStore {
     const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
     if (!options.readonly) {
       // WAL: readers keep reading the last committed data set while an import writes the next one.
@@ -112,7 +147,7 @@ export class SqliteStore implements LookupStore {
       migrate(db);
     }
     db.pragma('busy_timeout = 5000');
-    return new SqliteStore(db);
+    return new SqliteStore(db, options.narrowedPageLimit);
   }
 
   private prepare(sql: string): Database.Statement {
@@ -141,7 +176,7 @@ export class SqliteStore implements LookupStore {
     db.transaction(() => {
       for (const table of [
         'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices',
-        'head_office_delivery_modes', 'head_office_banks', 'bank_branches', 'agents', 'data_sources',
+        'head_office_delivery_modes', 'head_office_banks', 'bank_branches', 'branch_banks', 'agents', 'data_sources',
       ]) {
         db.exec(`DELETE FROM ${table}`);
       }
@@ -182,7 +217,14 @@ export class SqliteStore implements LookupStore {
       }
       const insertSource = db.prepare('INSERT INTO data_sources VALUES (?, ?, ?, ?, ?)');
       for (const s of dataSet.sources) insertSource.run(s.kind, s.file, s.sha256, s.rows, importedAt);
+      // The contains indexes of 002-contains-indexes.sql, built from the rows just written.
+      db.exec(`INSERT INTO branch_banks SELECT DISTINCT country, bank_code, bank_name, bank_name_search FROM bank_branches;
+        INSERT INTO agents_fts (agents_fts) VALUES ('rebuild');
+        INSERT INTO bank_branches_names_fts (bank_branches_names_fts) VALUES ('rebuild');
+        INSERT INTO bank_branches_search_fts (bank_branches_search_fts) VALUES ('rebuild');`);
     })();
+    // This connection's own commit does not move its PRAGMA data_version.
+    this.totals.clear();
     db.pragma('optimize');
   }
 
@@ -210,27 +252,42 @@ export class SqliteStore implements LookupStore {
 
   async agents(search: AgentSearch) {
     const query = search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK ? this.branchAgentsQuery(search) : this.agentQuery(search);
-    const params = { ...query.params, limit: search.pageSize, offset: (search.pageNumber - 1) * search.pageSize };
-    const total = (this.prepare(query.count).get(params) as { total: number }).total;
-    const rows = params.offset < total ? (this.prepare(query.rows).all(params) as AgentRecord[]) : [];
+    const { rows, total } = this.page<AgentRecord>(query, search.pageNumber, search.pageSize);
     return pageOf(rows.map(toAgent), total, search.pageNumber, search.pageSize);
   }
 
   /** Agents of head offices offering the mode; search is case-sensitive (instr) on head office or agent name. */
-  private agentQuery(search: AgentSearch) {
-    const where = ['a.country = @country', OFFERS_MODE];
+  private agentQuery(search: AgentSearch): PagedSearch {
+    const where = [
+      'a.country = @country',
+      `a.head_office_code IN (SELECT h.code FROM head_offices h WHERE h.country = @country AND ${OFFERS_MODE})`,
+    ];
+    const narrowing: string[] = [];
     if (search.state) where.push('a.state = @state');
-    if (search.search) where.push('(instr(a.agent_name, @search) > 0 OR instr(h.name, @search) > 0)');
-    const query = pageQuery(
-      `h.code AS head_office_code, h.name AS head_office_name, a.agent_code, a.agent_name, a.address_line1,
-       a.address_line2, a.city, a.state, s.name AS state_name, a.phone_number, a.country, h.payout_type,
-       ${HEAD_OFFICE_MODES} AS delivery_modes, NULL AS bank_code, NULL AS bank_name, NULL AS routing_number`,
-      `FROM agents a JOIN head_offices h ON h.code = a.head_office_code
-       LEFT JOIN states s ON s.country = a.country AND s.code = a.state`,
+    const match = search.search ? trigramPhrase(search.search) : null;
+    const officeNameMatches = 'SELECT code FROM head_offices WHERE country = @country AND instr(name, @search) > 0';
+    if (search.search) where.push(`(instr(a.agent_name, @search) > 0 OR a.head_office_code IN (${officeNameMatches}))`);
+    if (match) {
+      narrowing.push(`a.id IN (SELECT rowid FROM agents_fts WHERE agents_fts MATCH @match
+        UNION ALL SELECT id FROM agents WHERE country = @country AND head_office_code IN (${officeNameMatches}))`);
+    }
+    const params = { country: search.receivingCountry, deliveryMode: search.deliveryMode, state: search.state ?? null, search: search.search ?? null, match };
+    return {
+      key: `agents:${JSON.stringify(params)}`,
+      select: 'a.*',
+      from: 'agents a',
+      narrowedFrom: 'agents a NOT INDEXED',
       where,
-      'a.head_office_code, a.agent_code',
-    );
-    return { ...query, params: { country: search.receivingCountry, deliveryMode: search.deliveryMode, state: search.state ?? null, search: search.search ?? null } };
+      narrowing,
+      orderBy: 'a.head_office_code, a.agent_code',
+      decorate: (page) => `SELECT h.code AS head_office_code, h.name AS head_office_name, a.agent_code, a.agent_name,
+          a.address_line1, a.address_line2, a.city, a.state, s.name AS state_name, a.phone_number, a.country, h.payout_type,
+          ${HEAD_OFFICE_MODES} AS delivery_modes, NULL AS bank_code, NULL AS bank_name, NULL AS routing_number
+        FROM (${page}) a JOIN head_offices h ON h.code = a.head_office_code
+        LEFT JOIN states s ON s.country = a.country AND s.code = a.state
+        ORDER BY a.head_office_code, a.agent_code`,
+      params,
+    };
   }
 
   /**
@@ -238,36 +295,58 @@ export class SqliteStore implements LookupStore {
    * The search follows "[Bank Name], [Branch Name]"; without a comma it is a contains on head office,
    * bank or branch name. Case-sensitive, like every agent-list search (spec §4.1).
    */
-  private branchAgentsQuery(search: AgentSearch) {
-    const where = ['h.country = @country', OFFERS_MODE];
+  private branchAgentsQuery(search: AgentSearch): PagedSearch {
+    const where = [
+      'h.country = @country',
+      OFFERS_MODE,
+      'b.country = h.country',
+      'b.bank_code IN (SELECT hb.bank_code FROM head_office_banks hb WHERE hb.head_office_code = h.code)',
+    ];
+    const narrowing: string[] = [];
     if (search.state) where.push('b.state = @state');
     const parts = search.search ? splitBankBranchSearch(search.search) : null;
+    const banksNamed = (param: string) => `SELECT k.bank_name FROM branch_banks k WHERE k.country = @country AND instr(k.bank_name, ${param}) > 0`;
+    let match: string | null = null;
     if (parts) {
-      if (parts.bankName) where.push('instr(b.bank_name, @bankName) > 0');
+      // A bank-name contains is answered against the few bank names, then read along the name index.
+      if (parts.bankName) where.push(`b.bank_name IN (${banksNamed('@bankName')})`);
       if (parts.branchName) where.push('instr(b.branch_name, @branchName) > 0');
+      match = parts.branchName ? trigramPhrase(parts.branchName) : null;
+      if (match) narrowing.push('b.id IN (SELECT rowid FROM bank_branches_names_fts WHERE bank_branches_names_fts MATCH @match)');
     } else if (search.search) {
-      where.push('(instr(h.name, @search) > 0 OR instr(b.bank_name, @search) > 0 OR instr(b.branch_name, @search) > 0)');
+      where.push(`(instr(h.name, @search) > 0 OR b.bank_name IN (${banksNamed('@search')}) OR instr(b.branch_name, @search) > 0)`);
+      // A head office whose name matches answers with all its branches: nothing to narrow then.
+      const officeMatches = this.prepare('SELECT 1 FROM head_offices WHERE country = ? AND instr(name, ?) > 0').get(search.receivingCountry, search.search);
+      match = officeMatches ? null : trigramPhrase(search.search);
+      if (match) {
+        narrowing.push(`b.id IN (SELECT rowid FROM bank_branches_names_fts WHERE bank_branches_names_fts MATCH @match
+          UNION ALL SELECT id FROM bank_branches WHERE country = @country AND bank_name IN (${banksNamed('@search')}))`);
+      }
     }
-    const query = pageQuery(
-      `h.code AS head_office_code, h.name AS head_office_name, coalesce(b.routing_number, b.bank_code || '-' || b.id) AS agent_code,
-       b.branch_name AS agent_name, b.address_line1, b.address_line2, b.city, b.state, s.name AS state_name,
-       NULL AS phone_number, b.country, h.payout_type, '4' AS delivery_modes, b.bank_code, b.bank_name, b.routing_number`,
-      `FROM head_offices h JOIN head_office_banks hb ON hb.head_office_code = h.code
-       JOIN bank_branches b ON b.country = h.country AND b.bank_code = hb.bank_code
-       LEFT JOIN states s ON s.country = b.country AND s.code = b.state`,
-      where,
-      'h.code, b.bank_name, b.branch_name, b.id',
-    );
+    const params = {
+      country: search.receivingCountry,
+      deliveryMode: search.deliveryMode,
+      state: search.state ?? null,
+      search: search.search ?? null,
+      bankName: parts?.bankName ?? null,
+      branchName: parts?.branchName ?? null,
+      match,
+    };
     return {
-      ...query,
-      params: {
-        country: search.receivingCountry,
-        deliveryMode: search.deliveryMode,
-        state: search.state ?? null,
-        search: search.search ?? null,
-        bankName: parts?.bankName ?? null,
-        branchName: parts?.branchName ?? null,
-      },
+      key: `branch-agents:${JSON.stringify(params)}`,
+      select: 'h.code AS head_office_code, h.name AS head_office_name, h.payout_type, b.*',
+      // Head offices outermost, in code order; within each, branches along the name index (answer order).
+      from: 'head_offices h CROSS JOIN bank_branches b INDEXED BY bank_branches_by_name',
+      narrowedFrom: 'head_offices h CROSS JOIN bank_branches b NOT INDEXED',
+      where,
+      narrowing,
+      orderBy: 'h.code, b.bank_name, b.branch_name, b.id',
+      decorate: (page) => `SELECT b.head_office_code, b.head_office_name, coalesce(b.routing_number, b.bank_code || '-' || b.id) AS agent_code,
+          b.branch_name AS agent_name, b.address_line1, b.address_line2, b.city, b.state, s.name AS state_name,
+          NULL AS phone_number, b.country, b.payout_type, '4' AS delivery_modes, b.bank_code, b.bank_name, b.routing_number
+        FROM (${page}) b LEFT JOIN states s ON s.country = b.country AND s.code = b.state
+        ORDER BY b.head_office_code, b.bank_name, b.branch_name, b.id`,
+      params,
     };
   }
 
@@ -292,21 +371,33 @@ export class SqliteStore implements LookupStore {
    * is unknown or does not offer mode 04 in this country, gives an empty page (spec §7 rule 1), not an error.
    */
   async branches(search: BranchSearch) {
-    const where = ['h.code = @headOffice', 'h.country = @country', OFFERS_MODE];
-    if (search.bankName) where.push('instr(b.bank_name_search, @bankName) > 0');
-    if (search.bankCode) where.push('(b.bank_code = @bankCode OR b.routing_number = @bankCode)');
-    if (search.branchLocation) where.push('instr(b.address_line1_search, @branchLocation) > 0');
-    if (search.address) where.push('instr(b.address_line2_search, @address) > 0');
-    if (search.district) where.push('instr(b.district_search, @district) > 0');
-    const query = pageQuery(
-      `h.code AS head_office_code, b.bank_code, b.bank_name, b.routing_number, b.branch_name, b.address_line1,
-       b.address_line2, b.city, b.district, b.state, s.name AS state_name, b.country`,
-      `FROM head_offices h JOIN head_office_banks hb ON hb.head_office_code = h.code
-       JOIN bank_branches b ON b.country = h.country AND b.bank_code = hb.bank_code
-       LEFT JOIN states s ON s.country = b.country AND s.code = b.state`,
-      where,
-      'b.bank_name, b.branch_name, b.id',
-    );
+    const where = [
+      'b.country = @country',
+      'b.bank_code IN (SELECT hb.bank_code FROM head_office_banks hb WHERE hb.head_office_code = @headOffice)',
+      `EXISTS (SELECT 1 FROM head_offices h WHERE h.code = @headOffice AND h.country = @country AND ${OFFERS_MODE})`,
+    ];
+    const narrowing: string[] = [];
+    // A bank-name contains is answered against the few bank names, then read along the name index.
+    if (search.bankName) {
+      where.push('b.bank_name IN (SELECT k.bank_name FROM branch_banks k WHERE k.country = @country AND instr(k.bank_name_search, @bankName) > 0)');
+    }
+    if (search.bankCode) {
+      where.push('(b.bank_code = @bankCode OR b.routing_number = @bankCode)');
+      narrowing.push(`b.id IN (SELECT id FROM bank_branches WHERE routing_number = @bankCode
+        UNION ALL SELECT id FROM bank_branches WHERE country = @country AND bank_code = @bankCode)`);
+    }
+    const phrases: string[] = [];
+    const contains = (column: string, param: string, term: string | undefined) => {
+      if (!term) return;
+      where.push(`instr(b.${column}, @${param}) > 0`);
+      const phrase = trigramPhrase(term.toLowerCase());
+      if (phrase) phrases.push(`{${column}}: ${phrase}`);
+    };
+    contains('address_line1_search', 'branchLocation', search.branchLocation);
+    contains('address_line2_search', 'address', search.address);
+    contains('district_search', 'district', search.district);
+    const match = phrases.length ? phrases.join(' AND ') : null;
+    if (match) narrowing.push('b.id IN (SELECT rowid FROM bank_branches_search_fts WHERE bank_branches_search_fts MATCH @match)');
     const params = {
       headOffice: search.receivingAgentHeadOfficeCode,
       country: search.receivingCountry,
@@ -316,14 +407,27 @@ export class SqliteStore implements LookupStore {
       branchLocation: search.branchLocation?.toLowerCase() ?? null,
       address: search.address?.toLowerCase() ?? null,
       district: search.district?.toLowerCase() ?? null,
-      limit: search.pageSize,
-      offset: (search.pageNumber - 1) * search.pageSize,
+      match,
     };
-    const total = (this.prepare(query.count).get(params) as { total: number }).total;
     type Row = Record<string, string | null>;
-    const rows = params.offset < total ? (this.prepare(query.rows).all(params) as Row[]) : [];
+    const { rows, total } = this.page<Row>(
+      {
+        key: `branches:${JSON.stringify(params)}`,
+        select: 'b.id, b.bank_code, b.bank_name, b.routing_number, b.branch_name, b.address_line1, b.address_line2, b.city, b.district, b.state, b.country',
+        from: 'bank_branches b INDEXED BY bank_branches_by_name',
+        narrowedFrom: 'bank_branches b NOT INDEXED',
+        where,
+        narrowing,
+        orderBy: 'b.bank_name, b.branch_name, b.id',
+        decorate: (page) => `SELECT b.*, s.name AS state_name FROM (${page}) b
+          LEFT JOIN states s ON s.country = b.country AND s.code = b.state ORDER BY b.bank_name, b.branch_name, b.id`,
+        params,
+      },
+      search.pageNumber,
+      search.pageSize,
+    );
     const data: BankBranch[] = rows.map((r) => ({
-      receivingAgentHeadOfficeCode: r.head_office_code!,
+      receivingAgentHeadOfficeCode: search.receivingAgentHeadOfficeCode,
       bankCode: r.bank_code!,
       bankName: r.bank_name!,
       routingNumber: r.routing_number,
@@ -337,6 +441,37 @@ export class SqliteStore implements LookupStore {
       receivingCountry: r.country!,
     }));
     return pageOf(data, total, search.pageNumber, search.pageSize);
+  }
+
+  /** The total of a search (cached per data version) and one page of its rows, by the cheaper plan. */
+  private page<Row>(search: PagedSearch, pageNumber: number, pageSize: number): { rows: Row[]; total: number } {
+    const offset = (pageNumber - 1) * pageSize;
+    const total = this.totalOf(search);
+    if (offset >= total) return { rows: [], total };
+    // Few matches: read just those (narrowed) and sort them. Many: walk the ordered index and stop at the
+    // page, unless the page lies so deep that the walk would visit most rows anyway.
+    const narrow = search.narrowing.length > 0 && (total <= this.narrowedPageLimit || offset * 2 >= total);
+    const where = narrow ? [...search.where, ...search.narrowing] : search.where;
+    const page = `SELECT ${search.select} FROM ${narrow ? search.narrowedFrom : search.from} WHERE ${where.join(' AND ')}
+      ORDER BY ${search.orderBy} LIMIT @limit OFFSET @offset`;
+    const rows = this.prepare(search.decorate(page)).all({ ...search.params, limit: pageSize, offset }) as Row[];
+    return { rows, total };
+  }
+
+  private totalOf(search: PagedSearch): number {
+    const version = this.dataVersionPragma.get() as number;
+    if (version !== this.totalsVersion) {
+      this.totals.clear();
+      this.totalsVersion = version;
+    }
+    const cached = this.totals.get(search.key);
+    if (cached !== undefined) return cached;
+    const narrow = search.narrowing.length > 0;
+    const where = narrow ? [...search.where, ...search.narrowing] : search.where;
+    const sql = `SELECT count(*) AS total FROM ${narrow ? search.narrowedFrom : search.from} WHERE ${where.join(' AND ')}`;
+    const total = (this.prepare(sql).get(search.params) as { total: number }).total;
+    this.totals.set(search.key, total);
+    return total;
   }
 
   async dataStatus(): Promise<DataStatus> {
