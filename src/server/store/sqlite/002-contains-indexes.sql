@@ -33,3 +33,10 @@ CREATE TABLE branch_banks (
 -- Branch answers in their stable order (bank name, branch name, id) within a country, with the bank code
 -- so that "is this bank routed to by the head office" is checked without reading the row (deep pages).
 CREATE INDEX bank_branches_by_name ON bank_branches (country, bank_name, branch_name, id, bank_code);
+
+-- Filling the indexes: for a database migrated with data already in it, now; replaceDataSet runs the statements
+-- from here to the end after every load.
+INSERT INTO branch_banks SELECT DISTINCT country, bank_code, bank_name, bank_name_search FROM bank_branches;
+INSERT INTO agents_fts (agents_fts) VALUES ('rebuild');
+INSERT INTO bank_branches_names_fts (bank_branches_names_fts) VALUES ('rebuild');
+INSERT INTO bank_branches_search_fts (bank_branches_search_fts) VALUES ('rebuild');

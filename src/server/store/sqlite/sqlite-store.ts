@@ -25,6 +25,12 @@ import {
 
 const MIGRATIONS_DIR = import.meta.dirname;
 
+/** Fills the contains indexes of 002-contains-indexes.sql from the rows of a load (the migration's own last step). */
+const CONTAINS_INDEXES_BUILD = (() => {
+  const migration = readFileSync(join(MIGRATIONS_DIR, '002-contains-indexes.sql'), 'utf8');
+  return migration.slice(migration.indexOf('INSERT INTO branch_banks'));
+})();
+
 /** Applies the numbered migrations (NNN-name.sql) this database has not seen, tracked in user_version. */
 export function migrate(db: Database.Database): number {
   const current = db.pragma('user_version', { simple: true }) as number;
@@ -217,11 +223,7 @@ export class SqliteStore implements LookupStore {
       }
       const insertSource = db.prepare('INSERT INTO data_sources VALUES (?, ?, ?, ?, ?)');
       for (const s of dataSet.sources) insertSource.run(s.kind, s.file, s.sha256, s.rows, importedAt);
-      // The contains indexes of 002-contains-indexes.sql, built from the rows just written.
-      db.exec(`INSERT INTO branch_banks SELECT DISTINCT country, bank_code, bank_name, bank_name_search FROM bank_branches;
-        INSERT INTO agents_fts (agents_fts) VALUES ('rebuild');
-        INSERT INTO bank_branches_names_fts (bank_branches_names_fts) VALUES ('rebuild');
-        INSERT INTO bank_branches_search_fts (bank_branches_search_fts) VALUES ('rebuild');`);
+      db.exec(CONTAINS_INDEXES_BUILD);
     })();
     // This connection's own commit does not move its PRAGMA data_version.
     this.totals.clear();
