@@ -50,6 +50,8 @@ export function migrate(db: Database.Database): number {
   return applied;
 }
 
+type HeadOfficeOfBranches = { code: string; name: string; payout_type: PayoutType };
+
 interface AgentRecord {
   head_office_code: string;
   head_office_name: string;
@@ -95,9 +97,11 @@ const HEAD_OFFICE_MODES = `(SELECT group_concat(delivery_mode, ',') FROM
 const OFFERS_MODE = `EXISTS (SELECT 1 FROM head_office_delivery_modes m WHERE m.head_office_code = h.code AND m.delivery_mode = @deliveryMode)`;
 
 /**
- * One paged search. `where` is the answer's exact semantics (instr() contains, exact codes); `narrowing`
- * holds conditions that pick, from an index, a superset of the rows `where` accepts (trigram FTS, routing
- * number), so adding them can speed a query up but never changes its answer.
+ * One paged search. `scope` and `filters` together are the answer's exact semantics: `scope` what the
+ * ordered index walk is limited to (country, head office banks, bank names), `filters` what it checks row by
+ * row (instr() contains, codes). `narrowing` holds conditions that pick, from an index, a superset of the
+ * rows the filters accept (trigram FTS, routing number), so adding them can speed a query up but never
+ * changes its answer.
  */
 interface PagedSearch {
   /** Names the search for the totals cache: its kind and every parameter but the page. */
@@ -107,7 +111,8 @@ interface PagedSearch {
   from: string;
   /** FROM for reading only the narrowed rows (rowid look-ups), then sorting them. */
   narrowedFrom: string;
-  where: string[];
+  scope: string[];
+  filters: string[];
   narrowing: string[];
   orderBy: string;
   /** Wraps the page's rows (`page`) with what the answer adds per row: joins run for the page only, not for skipped rows. */
@@ -116,10 +121,12 @@ interface PagedSearch {
 }
 
 /**
- * Up to this many matches the narrowed rows are read and sorted; above it the ordered index is walked.
- * (A store option only so that tests can force either plan and compare both with the plain semantics.)
+ * How a page is read: `narrowed` reads the narrowed rows and sorts them, `walk` walks the ordered index
+ * until the page is full. The store picks by cost; tests force each to compare both with the plain semantics.
  */
-const NARROWED_PAGE_LIMIT = 5000;
+export type PagePlan = 'narrowed' | 'walk';
+/** Reading and sorting one narrowed row costs about this many rows visited by an index walk. */
+const NARROWED_ROW_COST = 4;
 /** Totals kept per data version, by search: paging through an answer counts it once. */
 const TOTALS_CACHE_SIZE = 10_000;
 
@@ -138,13 +145,13 @@ export class SqliteStore implements LookupStore {
 
   private constructor(
     readonly db: Database.Database,
-    private readonly narrowedPageLimit = NARROWED_PAGE_LIMIT,
+    private readonly forcedPlan?: PagePlan,
   ) {
     this.dataVersionPragma = db.prepare('PRAGMA data_version').pluck();
   }
 
   /** Opens (creating when absent) the database file and brings its schema up to date. */
-  static open(file: string, options: { readonly?: boolean; narrowedPageLimit?: number } = {}): SqliteStore {
+  static open(file: string, options: { readonly?: boolean; plan?: PagePlan } = {}): SqliteStore {
     const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
     if (!options.readonly) {
       // WAL: readers keep reading the last committed data set while an import writes the next one.
@@ -153,7 +160,7 @@ export class SqliteStore implements LookupStore {
       migrate(db);
     }
     db.pragma('busy_timeout = 5000');
-    return new SqliteStore(db, options.narrowedPageLimit);
+    return new SqliteStore(db, options.plan);
   }
 
   private prepare(sql: string): Database.Statement {
@@ -253,22 +260,47 @@ export class SqliteStore implements LookupStore {
   }
 
   async agents(search: AgentSearch) {
-    const query = search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK ? this.branchAgentsQuery(search) : this.agentQuery(search);
-    const { rows, total } = this.page<AgentRecord>(query, search.pageNumber, search.pageSize);
+    const offset = (search.pageNumber - 1) * search.pageSize;
+    const { rows, total } =
+      search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK
+        ? this.branchAgentsPage(search, offset)
+        : this.page<AgentRecord>(this.agentQuery(search), offset, search.pageSize);
     return pageOf(rows.map(toAgent), total, search.pageNumber, search.pageSize);
+  }
+
+  /**
+   * The mode-04 agent list is ordered by head office first: it is answered head office by head office (a
+   * country has a few), each a single-table search whose bank-name filter keeps the name index's order.
+   */
+  private branchAgentsPage(search: AgentSearch, offset: number): { rows: AgentRecord[]; total: number } {
+    const offices = this.prepare(
+      `SELECT h.code, h.name, h.payout_type FROM head_offices h WHERE h.country = @country AND ${OFFERS_MODE} ORDER BY h.code`,
+    ).all({ country: search.receivingCountry, deliveryMode: search.deliveryMode }) as HeadOfficeOfBranches[];
+    const rows: AgentRecord[] = [];
+    let total = 0;
+    for (const office of offices) {
+      const query = this.branchAgentsQuery(search, office);
+      const officeTotal = this.count(query.key, query, query.narrowing.length > 0);
+      const skip = Math.max(0, offset - total);
+      const wanted = search.pageSize - rows.length;
+      if (wanted > 0 && skip < officeTotal) rows.push(...this.page<AgentRecord>(query, skip, wanted).rows);
+      total += officeTotal;
+    }
+    return { rows, total };
   }
 
   /** Agents of head offices offering the mode; search is case-sensitive (instr) on head office or agent name. */
   private agentQuery(search: AgentSearch): PagedSearch {
-    const where = [
+    const scope = [
       'a.country = @country',
       `a.head_office_code IN (SELECT h.code FROM head_offices h WHERE h.country = @country AND ${OFFERS_MODE})`,
     ];
+    const filters: string[] = [];
     const narrowing: string[] = [];
-    if (search.state) where.push('a.state = @state');
+    if (search.state) scope.push('a.state = @state');
     const match = search.search ? trigramPhrase(search.search) : null;
     const officeNameMatches = 'SELECT code FROM head_offices WHERE country = @country AND instr(name, @search) > 0';
-    if (search.search) where.push(`(instr(a.agent_name, @search) > 0 OR a.head_office_code IN (${officeNameMatches}))`);
+    if (search.search) filters.push(`(instr(a.agent_name, @search) > 0 OR a.head_office_code IN (${officeNameMatches}))`);
     if (match) {
       narrowing.push(`a.id IN (SELECT rowid FROM agents_fts WHERE agents_fts MATCH @match
         UNION ALL SELECT id FROM agents WHERE country = @country AND head_office_code IN (${officeNameMatches}))`);
@@ -279,7 +311,8 @@ export class SqliteStore implements LookupStore {
       select: 'a.*',
       from: 'agents a',
       narrowedFrom: 'agents a NOT INDEXED',
-      where,
+      scope,
+      filters,
       narrowing,
       orderBy: 'a.head_office_code, a.agent_code',
       decorate: (page) => `SELECT h.code AS head_office_code, h.name AS head_office_name, a.agent_code, a.agent_name,
@@ -297,29 +330,27 @@ export class SqliteStore implements LookupStore {
    * The search follows "[Bank Name], [Branch Name]"; without a comma it is a contains on head office,
    * bank or branch name. Case-sensitive, like every agent-list search (spec §4.1).
    */
-  private branchAgentsQuery(search: AgentSearch): PagedSearch {
-    const where = [
-      'h.country = @country',
-      OFFERS_MODE,
-      'b.country = h.country',
-      'b.bank_code IN (SELECT hb.bank_code FROM head_office_banks hb WHERE hb.head_office_code = h.code)',
+  private branchAgentsQuery(search: AgentSearch, office: HeadOfficeOfBranches): PagedSearch {
+    const scope = [
+      'b.country = @country',
+      'b.bank_code IN (SELECT hb.bank_code FROM head_office_banks hb WHERE hb.head_office_code = @headOffice)',
     ];
+    const filters: string[] = [];
     const narrowing: string[] = [];
-    if (search.state) where.push('b.state = @state');
+    if (search.state) filters.push('b.state = @state');
     const parts = search.search ? splitBankBranchSearch(search.search) : null;
     const banksNamed = (param: string) => `SELECT k.bank_name FROM branch_banks k WHERE k.country = @country AND instr(k.bank_name, ${param}) > 0`;
     let match: string | null = null;
     if (parts) {
       // A bank-name contains is answered against the few bank names, then read along the name index.
-      if (parts.bankName) where.push(`b.bank_name IN (${banksNamed('@bankName')})`);
-      if (parts.branchName) where.push('instr(b.branch_name, @branchName) > 0');
+      if (parts.bankName) scope.push(`b.bank_name IN (${banksNamed('@bankName')})`);
+      if (parts.branchName) filters.push('instr(b.branch_name, @branchName) > 0');
       match = parts.branchName ? trigramPhrase(parts.branchName) : null;
       if (match) narrowing.push('b.id IN (SELECT rowid FROM bank_branches_names_fts WHERE bank_branches_names_fts MATCH @match)');
-    } else if (search.search) {
-      where.push(`(instr(h.name, @search) > 0 OR b.bank_name IN (${banksNamed('@search')}) OR instr(b.branch_name, @search) > 0)`);
-      // A head office whose name matches answers with all its branches: nothing to narrow then.
-      const officeMatches = this.prepare('SELECT 1 FROM head_offices WHERE country = ? AND instr(name, ?) > 0').get(search.receivingCountry, search.search);
-      match = officeMatches ? null : trigramPhrase(search.search);
+    } else if (search.search && !office.name.includes(search.search)) {
+      // (A head office whose name contains the search answers with all its branches: no filter then.)
+      filters.push(`(b.bank_name IN (${banksNamed('@search')}) OR instr(b.branch_name, @search) > 0)`);
+      match = trigramPhrase(search.search);
       if (match) {
         narrowing.push(`b.id IN (SELECT rowid FROM bank_branches_names_fts WHERE bank_branches_names_fts MATCH @match
           UNION ALL SELECT id FROM bank_branches WHERE country = @country AND bank_name IN (${banksNamed('@search')}))`);
@@ -327,7 +358,9 @@ export class SqliteStore implements LookupStore {
     }
     const params = {
       country: search.receivingCountry,
-      deliveryMode: search.deliveryMode,
+      headOffice: office.code,
+      headOfficeName: office.name,
+      payoutType: office.payout_type,
       state: search.state ?? null,
       search: search.search ?? null,
       bankName: parts?.bankName ?? null,
@@ -336,18 +369,18 @@ export class SqliteStore implements LookupStore {
     };
     return {
       key: `branch-agents:${JSON.stringify(params)}`,
-      select: 'h.code AS head_office_code, h.name AS head_office_name, h.payout_type, b.*',
-      // Head offices outermost, in code order; within each, branches along the name index (answer order).
-      from: 'head_offices h CROSS JOIN bank_branches b INDEXED BY bank_branches_by_name',
-      narrowedFrom: 'head_offices h CROSS JOIN bank_branches b NOT INDEXED',
-      where,
+      select: '@headOffice AS head_office_code, @headOfficeName AS head_office_name, @payoutType AS payout_type, b.*',
+      from: 'bank_branches b INDEXED BY bank_branches_by_name',
+      narrowedFrom: 'bank_branches b NOT INDEXED',
+      scope,
+      filters,
       narrowing,
-      orderBy: 'h.code, b.bank_name, b.branch_name, b.id',
+      orderBy: 'b.bank_name, b.branch_name, b.id',
       decorate: (page) => `SELECT b.head_office_code, b.head_office_name, coalesce(b.routing_number, b.bank_code || '-' || b.id) AS agent_code,
           b.branch_name AS agent_name, b.address_line1, b.address_line2, b.city, b.state, s.name AS state_name,
           NULL AS phone_number, b.country, b.payout_type, '4' AS delivery_modes, b.bank_code, b.bank_name, b.routing_number
         FROM (${page}) b LEFT JOIN states s ON s.country = b.country AND s.code = b.state
-        ORDER BY b.head_office_code, b.bank_name, b.branch_name, b.id`,
+        ORDER BY b.bank_name, b.branch_name, b.id`,
       params,
     };
   }
@@ -373,25 +406,29 @@ export class SqliteStore implements LookupStore {
    * is unknown or does not offer mode 04 in this country, gives an empty page (spec §7 rule 1), not an error.
    */
   async branches(search: BranchSearch) {
-    const where = [
+    const scope = [
       'b.country = @country',
       'b.bank_code IN (SELECT hb.bank_code FROM head_office_banks hb WHERE hb.head_office_code = @headOffice)',
       `EXISTS (SELECT 1 FROM head_offices h WHERE h.code = @headOffice AND h.country = @country AND ${OFFERS_MODE})`,
     ];
+    const filters: string[] = [];
     const narrowing: string[] = [];
     // A bank-name contains is answered against the few bank names, then read along the name index.
     if (search.bankName) {
-      where.push('b.bank_name IN (SELECT k.bank_name FROM branch_banks k WHERE k.country = @country AND instr(k.bank_name_search, @bankName) > 0)');
+      scope.push('b.bank_name IN (SELECT k.bank_name FROM branch_banks k WHERE k.country = @country AND instr(k.bank_name_search, @bankName) > 0)');
     }
     if (search.bankCode) {
-      where.push('(b.bank_code = @bankCode OR b.routing_number = @bankCode)');
+      // The bank named by its code, or the bank of the branch named by its routing number: only its rows are walked.
+      scope.push(`b.bank_name IN (SELECT k.bank_name FROM branch_banks k WHERE k.country = @country AND (k.bank_code = @bankCode
+        OR k.bank_code IN (SELECT r.bank_code FROM bank_branches r WHERE r.routing_number = @bankCode)))`);
+      filters.push('(b.bank_code = @bankCode OR b.routing_number = @bankCode)');
       narrowing.push(`b.id IN (SELECT id FROM bank_branches WHERE routing_number = @bankCode
         UNION ALL SELECT id FROM bank_branches WHERE country = @country AND bank_code = @bankCode)`);
     }
     const phrases: string[] = [];
     const contains = (column: string, param: string, term: string | undefined) => {
       if (!term) return;
-      where.push(`instr(b.${column}, @${param}) > 0`);
+      filters.push(`instr(b.${column}, @${param}) > 0`);
       const phrase = trigramPhrase(term.toLowerCase());
       if (phrase) phrases.push(`{${column}}: ${phrase}`);
     };
@@ -418,14 +455,15 @@ export class SqliteStore implements LookupStore {
         select: 'b.id, b.bank_code, b.bank_name, b.routing_number, b.branch_name, b.address_line1, b.address_line2, b.city, b.district, b.state, b.country',
         from: 'bank_branches b INDEXED BY bank_branches_by_name',
         narrowedFrom: 'bank_branches b NOT INDEXED',
-        where,
+        scope,
+        filters,
         narrowing,
         orderBy: 'b.bank_name, b.branch_name, b.id',
         decorate: (page) => `SELECT b.*, s.name AS state_name FROM (${page}) b
           LEFT JOIN states s ON s.country = b.country AND s.code = b.state ORDER BY b.bank_name, b.branch_name, b.id`,
         params,
       },
-      search.pageNumber,
+      (search.pageNumber - 1) * search.pageSize,
       search.pageSize,
     );
     const data: BankBranch[] = rows.map((r) => ({
@@ -446,33 +484,42 @@ export class SqliteStore implements LookupStore {
   }
 
   /** The total of a search (cached per data version) and one page of its rows, by the cheaper plan. */
-  private page<Row>(search: PagedSearch, pageNumber: number, pageSize: number): { rows: Row[]; total: number } {
-    const offset = (pageNumber - 1) * pageSize;
-    const total = this.totalOf(search);
+  private page<Row>(search: PagedSearch, offset: number, limit: number): { rows: Row[]; total: number } {
+    const narrowed = search.narrowing.length > 0;
+    const total = this.count(search.key, search, narrowed);
     if (offset >= total) return { rows: [], total };
-    // Few matches: read just those (narrowed) and sort them. Many: walk the ordered index and stop at the
-    // page, unless the page lies so deep that the walk would visit most rows anyway.
-    const narrow = search.narrowing.length > 0 && (total <= this.narrowedPageLimit || offset * 2 >= total);
-    const where = narrow ? [...search.where, ...search.narrowing] : search.where;
+    const narrow = narrowed && (this.forcedPlan ? this.forcedPlan === 'narrowed' : this.narrowedIsCheaper(search, total, offset + limit));
+    const where = [...search.scope, ...search.filters, ...(narrow ? search.narrowing : [])];
     const page = `SELECT ${search.select} FROM ${narrow ? search.narrowedFrom : search.from} WHERE ${where.join(' AND ')}
       ORDER BY ${search.orderBy} LIMIT @limit OFFSET @offset`;
-    const rows = this.prepare(search.decorate(page)).all({ ...search.params, limit: pageSize, offset }) as Row[];
+    const rows = this.prepare(search.decorate(page)).all({ ...search.params, limit, offset }) as Row[];
     return { rows, total };
   }
 
-  private totalOf(search: PagedSearch): number {
+  /**
+   * A walk along the ordered index visits the scope's rows until the page is full: about (offset + page
+   * size) × scope / total of them when matches are spread evenly. The narrowed plan reads and sorts all
+   * `total` matches.
+   */
+  private narrowedIsCheaper(search: PagedSearch, total: number, rowsNeeded: number): boolean {
+    const scopeTotal = this.count(`${search.key}:scope`, { ...search, filters: [] }, false);
+    const walked = Math.min(scopeTotal, (rowsNeeded * scopeTotal) / total);
+    return total * NARROWED_ROW_COST < walked;
+  }
+
+  /** count(*) of the search's rows, cached per data version under `key`. */
+  private count(key: string, search: PagedSearch, narrowed: boolean): number {
     const version = this.dataVersionPragma.get() as number;
     if (version !== this.totalsVersion) {
       this.totals.clear();
       this.totalsVersion = version;
     }
-    const cached = this.totals.get(search.key);
+    const cached = this.totals.get(key);
     if (cached !== undefined) return cached;
-    const narrow = search.narrowing.length > 0;
-    const where = narrow ? [...search.where, ...search.narrowing] : search.where;
-    const sql = `SELECT count(*) AS total FROM ${narrow ? search.narrowedFrom : search.from} WHERE ${where.join(' AND ')}`;
+    const where = [...search.scope, ...search.filters, ...(narrowed ? search.narrowing : [])];
+    const sql = `SELECT count(*) AS total FROM ${narrowed ? search.narrowedFrom : search.from} WHERE ${where.join(' AND ')}`;
     const total = (this.prepare(sql).get(search.params) as { total: number }).total;
-    this.totals.set(search.key, total);
+    this.totals.set(key, total);
     return total;
   }
 

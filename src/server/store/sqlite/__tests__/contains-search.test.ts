@@ -28,10 +28,10 @@ const stores: { plan: string; store: SqliteStore }[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rpl-contains-'));
-  for (const [plan, narrowedPageLimit] of [['narrowed rows', Number.MAX_SAFE_INTEGER], ['ordered index walk', 0]] as const) {
-    const file = join(dir, `${narrowedPageLimit}.sqlite`);
+  for (const [plan, forced] of [['narrowed rows', 'narrowed'], ['ordered index walk', 'walk']] as const) {
+    const file = join(dir, `${forced}.sqlite`);
     copyFileSync(inject('seededSqliteFile'), file);
-    stores.push({ plan, store: SqliteStore.open(file, { narrowedPageLimit }) });
+    stores.push({ plan, store: SqliteStore.open(file, { plan: forced }) });
   }
   dataSet = await stores[0].store.readDataSet();
 });
