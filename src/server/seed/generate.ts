@@ -20,10 +20,11 @@ export interface GenerateOptions {
   seed?: number;
 }
 
-/** Splits `total` over weights in proportion, rounding so that the parts add up to `total` exactly. */
+/** Splits `total` over weights in proportion, rounding so that the parts add up to `total` exactly (none when all weights are 0). */
 export function apportion(total: number, weights: number[]): number[] {
   const sum = weights.reduce((a, b) => a + b, 0);
-  const parts = weights.map((w) => (sum > 0 ? Math.floor((total * w) / sum) : 0));
+  if (sum <= 0) return weights.map(() => 0);
+  const parts = weights.map((w) => Math.floor((total * w) / sum));
   let left = total - parts.reduce((a, b) => a + b, 0);
   // The remainder goes to the largest weights first (a fixed order: ties by position).
   const order = weights.map((w, i) => ({ w, i })).sort((a, b) => b.w - a.w || a.i - b.i);
