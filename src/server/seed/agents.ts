@@ -51,6 +51,29 @@ function phoneNumber(faker: Faker, country: string): string {
   return example.formatInternational();
 }
 
+/**
+ * faker.helpers.weightedArrayElement with the running sums computed once: the same draw from the same
+ * random number (same sums in the same order), by binary search instead of a walk over every city.
+ * Generated data sets (scripts/gen.ts) draw hundreds of thousands of locations from thousands of cities.
+ */
+function weightedDraw<T>(faker: Faker, items: { value: T; weight: number }[]): () => T {
+  const sums: number[] = [];
+  let sum = 0;
+  for (const { weight } of items) sums.push((sum += weight));
+  const total = items.reduce((acc, { weight }) => acc + weight, 0);
+  return () => {
+    const random = faker.number.float({ min: 0, max: total });
+    let low = 0;
+    let high = sums.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (random < sums[middle]) high = middle;
+      else low = middle + 1;
+    }
+    return items[Math.min(low, items.length - 1)].value;
+  };
+}
+
 export function generateAgents(
   headOffices: HeadOfficeRow[],
   states: StateRow[],
@@ -72,11 +95,10 @@ export function generateAgents(
     const faker = new Faker({ locale: [...(LOCALES[office.country] ?? [en]), en, base] });
     faker.seed(seedOf(seed, office.code));
     const perCity = new Map<string, number>();
-    // Bigger places get more locations: the first cities of each state are drawn more often. Built once per
-    // head office, not per location: generated data sets (scripts/gen.ts) draw hundreds of thousands.
-    const weightedPlaces = places.map((value, index) => ({ value, weight: 1 + 4 / (1 + (index % 25)) }));
+    // Bigger places get more locations: the first cities of each state are drawn more often.
+    const drawPlace = weightedDraw(faker, places.map((value, index) => ({ value, weight: 1 + 4 / (1 + (index % 25)) })));
     for (let i = 1; i <= office.demoLocations; i++) {
-      const place = faker.helpers.weightedArrayElement(weightedPlaces);
+      const place = drawPlace();
       const count = (perCity.get(place.name) ?? 0) + 1;
       perCity.set(place.name, count);
       const stateName = stateNames.get(`${office.country}:${place.state}`) ?? place.state;
