@@ -93,25 +93,25 @@ async function main() {
     const warmups = new Map<Shape, Warmup>();
     for (const shape of shapes) warmups.set(shape, await warmUp(base, shape));
     const buckets = [...new Set([...warmups.values()].map((w) => sizeBucket(w.bytes)))].sort((a, b) => a - b);
+    const ceilingServer = await startChild('ceiling-server.ts', { BENCH_BODY_SIZES: buckets.join(',') });
+    children.push(ceilingServer.child);
 
+    // Each shape is followed at once by its ceiling run: on a shared machine the load of other work moves
+    // from minute to minute, and the ratio should compare the two under the same load.
     const results = new Map<Shape, LoadResult>();
+    const ceilings = new Map<Shape, LoadResult>();
     for (const shape of shapes) {
       process.stdout.write(`${shape.name} … `);
       const result = await runLoad({ url: base, paths: shape.paths, headers: shape.headers, expectedStatus: shape.expectedStatus, connections, seconds });
       results.set(shape, result);
-      console.log(`${result.requestsPerSecond.toFixed(0)} req/s, p99 ${ms(result.p99)} ms`);
+      // Requests still queued in the API when the run stopped would otherwise eat into the next run.
+      await fetch(`${base}/v1/types?filter=delivery-modes`, { headers: LOOKUP_HEADERS }).then((r) => r.arrayBuffer());
+      const bytes = sizeBucket(warmups.get(shape)!.bytes);
+      const ceiling = await runLoad({ url: `http://127.0.0.1:${ceilingServer.port}`, paths: [`/${bytes}`], connections, seconds });
+      ceilings.set(shape, ceiling);
+      console.log(`${result.requestsPerSecond.toFixed(0)} req/s, p99 ${ms(result.p99)} ms; ceiling (${bytes} B) ${ceiling.requestsPerSecond.toFixed(0)} req/s`);
     }
     api.child.disconnect();
-
-    const ceilingServer = await startChild('ceiling-server.ts', { BENCH_BODY_SIZES: buckets.join(',') });
-    children.push(ceilingServer.child);
-    const ceilings = new Map<number, LoadResult>();
-    for (const bytes of buckets) {
-      process.stdout.write(`node:http ceiling, ${bytes} B … `);
-      const result = await runLoad({ url: `http://127.0.0.1:${ceilingServer.port}`, paths: [`/${bytes}`], connections, seconds });
-      ceilings.set(bytes, result);
-      console.log(`${result.requestsPerSecond.toFixed(0)} req/s`);
-    }
     ceilingServer.child.disconnect();
 
     const lines = [
@@ -120,7 +120,7 @@ async function main() {
       `- When: ${new Date(started).toISOString()}; store: ${choice.databaseUrl ? 'postgres' : 'sqlite'}; data set: ${rowsOf('branches').toLocaleString('en')} bank branches, ${rowsOf('agents').toLocaleString('en')} agents`,
       `- Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average before the run ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min), after ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`,
       `- Load: autocannon, ${connections} connections, ${seconds} s per shape, API in its own process on 127.0.0.1; each shape rotates through its queries, each requested once before timing ("first ms": the slowest of those first requests, which fills the totals cache)`,
-      `- Ceiling: a bare node:http server answering a fixed JSON body of the same size (rounded up to a power of two), same connections and duration`,
+      `- Ceiling: a bare node:http server answering a fixed JSON body of the same size (rounded up to a power of two), same connections and duration, run right after each shape`,
       '',
       '| Shape | Query | Queries | req/s | p50 ms | p99 ms | Errors | Body B | Ceiling req/s | Ratio | First ms | Target |',
       '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
@@ -128,10 +128,11 @@ async function main() {
     for (const shape of shapes) {
       const result = results.get(shape)!;
       const warmup = warmups.get(shape)!;
-      const ceiling = ceilings.get(sizeBucket(warmup.bytes))!;
+      const ceiling = ceilings.get(shape)!;
       const ratio = result.requestsPerSecond / ceiling.requestsPerSecond;
       const misses: string[] = [];
       if (warmup.problem) misses.push(warmup.problem);
+      if (result.requests === 0) misses.push(`no answer within ${seconds} s`);
       if (result.p99 > TARGET_P99_MS) misses.push(`p99 ${ms(result.p99 - TARGET_P99_MS)} ms over ${TARGET_P99_MS}`);
       if (result.errors > 0) misses.push(`${result.errors} errors`);
       if (shape.name.startsWith('branches: typical') && result.requestsPerSecond < TARGET_TYPICAL_BRANCH_RPS) {

@@ -259,53 +259,44 @@ export class SqliteStore implements LookupStore {
     ) as City[];
   }
 
-  async agents(search: AgentSearch) {
-    const offset = (search.pageNumber - 1) * search.pageSize;
-    const { rows, total } =
-      search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK
-        ? this.branchAgentsPage(search, offset)
-        : this.page<AgentRecord>(this.agentQuery(search), offset, search.pageSize);
-    return pageOf(rows.map(toAgent), total, search.pageNumber, search.pageSize);
-  }
-
   /**
-   * The mode-04 agent list is ordered by head office first: it is answered head office by head office (a
-   * country has a few), each a single-table search whose bank-name filter keeps the name index's order.
+   * The agent list is ordered by head office first, and a country has a few: it is answered head office by
+   * head office, each a single-table search in its index order (and a head office whose name contains the
+   * search answers with all its agents, unfiltered). Totals per head office are cached like any other.
    */
-  private branchAgentsPage(search: AgentSearch, offset: number): { rows: AgentRecord[]; total: number } {
+  async agents(search: AgentSearch) {
     const offices = this.prepare(
       `SELECT h.code, h.name, h.payout_type FROM head_offices h WHERE h.country = @country AND ${OFFERS_MODE} ORDER BY h.code`,
     ).all({ country: search.receivingCountry, deliveryMode: search.deliveryMode }) as HeadOfficeOfBranches[];
+    const queryOf = (office: HeadOfficeOfBranches) =>
+      search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK ? this.branchAgentsQuery(search, office) : this.agentQuery(search, office);
+    const offset = (search.pageNumber - 1) * search.pageSize;
     const rows: AgentRecord[] = [];
     let total = 0;
     for (const office of offices) {
-      const query = this.branchAgentsQuery(search, office);
+      const query = queryOf(office);
       const officeTotal = this.count(query.key, query, query.narrowing.length > 0);
       const skip = Math.max(0, offset - total);
       const wanted = search.pageSize - rows.length;
       if (wanted > 0 && skip < officeTotal) rows.push(...this.page<AgentRecord>(query, skip, wanted).rows);
       total += officeTotal;
     }
-    return { rows, total };
+    return pageOf(rows.map(toAgent), total, search.pageNumber, search.pageSize);
   }
 
-  /** Agents of head offices offering the mode; search is case-sensitive (instr) on head office or agent name. */
-  private agentQuery(search: AgentSearch): PagedSearch {
-    const scope = [
-      'a.country = @country',
-      `a.head_office_code IN (SELECT h.code FROM head_offices h WHERE h.country = @country AND ${OFFERS_MODE})`,
-    ];
+  /** One head office's agents; search is case-sensitive (instr) on head office or agent name. */
+  private agentQuery(search: AgentSearch, office: HeadOfficeOfBranches): PagedSearch {
+    const scope = ['a.country = @country', 'a.head_office_code = @headOffice'];
     const filters: string[] = [];
     const narrowing: string[] = [];
     if (search.state) scope.push('a.state = @state');
-    const match = search.search ? trigramPhrase(search.search) : null;
-    const officeNameMatches = 'SELECT code FROM head_offices WHERE country = @country AND instr(name, @search) > 0';
-    if (search.search) filters.push(`(instr(a.agent_name, @search) > 0 OR a.head_office_code IN (${officeNameMatches}))`);
-    if (match) {
-      narrowing.push(`a.id IN (SELECT rowid FROM agents_fts WHERE agents_fts MATCH @match
-        UNION ALL SELECT id FROM agents WHERE country = @country AND head_office_code IN (${officeNameMatches}))`);
+    let match: string | null = null;
+    if (search.search && !office.name.includes(search.search)) {
+      filters.push('instr(a.agent_name, @search) > 0');
+      match = trigramPhrase(search.search);
+      if (match) narrowing.push('a.id IN (SELECT rowid FROM agents_fts WHERE agents_fts MATCH @match)');
     }
-    const params = { country: search.receivingCountry, deliveryMode: search.deliveryMode, state: search.state ?? null, search: search.search ?? null, match };
+    const params = { country: search.receivingCountry, headOffice: office.code, state: search.state ?? null, search: search.search ?? null, match };
     return {
       key: `agents:${JSON.stringify(params)}`,
       select: 'a.*',
@@ -314,13 +305,13 @@ export class SqliteStore implements LookupStore {
       scope,
       filters,
       narrowing,
-      orderBy: 'a.head_office_code, a.agent_code',
+      orderBy: 'a.agent_code',
       decorate: (page) => `SELECT h.code AS head_office_code, h.name AS head_office_name, a.agent_code, a.agent_name,
           a.address_line1, a.address_line2, a.city, a.state, s.name AS state_name, a.phone_number, a.country, h.payout_type,
           ${HEAD_OFFICE_MODES} AS delivery_modes, NULL AS bank_code, NULL AS bank_name, NULL AS routing_number
         FROM (${page}) a JOIN head_offices h ON h.code = a.head_office_code
         LEFT JOIN states s ON s.country = a.country AND s.code = a.state
-        ORDER BY a.head_office_code, a.agent_code`,
+        ORDER BY a.agent_code`,
       params,
     };
   }
