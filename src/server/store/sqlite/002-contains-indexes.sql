@@ -31,8 +31,9 @@ CREATE TABLE branch_banks (
 ) STRICT;
 
 -- Branch answers in their stable order (bank name, branch name, id) within a country, with the bank code
--- so that "is this bank routed to by the head office" is checked without reading the row (deep pages).
-CREATE INDEX bank_branches_by_name ON bank_branches (country, bank_name, branch_name, id, bank_code);
+-- so that "is this bank routed to by the head office" is checked without reading the row (deep pages), and
+-- Address Line 1, so that the typical search (bank name + branch location) is filtered within the index.
+CREATE INDEX bank_branches_by_name ON bank_branches (country, bank_name, branch_name, id, bank_code, address_line1_search);
 
 -- Filling the indexes: for a database migrated with data already in it, now; replaceDataSet runs the statements
 -- from here to the end after every load.
