@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { LookupStore, ReferenceData } from './store/store';
 
 // The small reference lists every request is validated against (countries, modes, states), held in memory
@@ -10,6 +11,9 @@ export class ReferenceCache {
 
   private version = '';
   private checkedAt = 0;
+  private bodies = new Map<string, string>();
+  /** Entity tag of every reference answer: it changes exactly when the data set does. */
+  etag = '';
 
   constructor(
     private readonly store: LookupStore,
@@ -32,9 +36,21 @@ export class ReferenceCache {
     const statesByCountry = new Map<string, ReferenceData['states']>();
     for (const s of data.states) statesByCountry.set(s.country, [...(statesByCountry.get(s.country) ?? []), s]);
     this.data = data;
+    this.bodies = new Map();
+    this.etag = `"${createHash('sha256').update(version).digest('base64url').slice(0, 22)}"`;
     this.countries = new Map(data.countries.map((c) => [c.code, c]));
     this.modes = new Map(data.deliveryModes.map((m) => [m.value, m]));
     this.statesByCountry = statesByCountry;
+  }
+
+  /** A reference answer's JSON, serialised once per data set rather than on every request. */
+  async body(key: string, build: () => unknown): Promise<string> {
+    let body = this.bodies.get(key);
+    if (body === undefined) {
+      body = JSON.stringify(await build());
+      this.bodies.set(key, body);
+    }
+    return body;
   }
 
   get reference(): ReferenceData {

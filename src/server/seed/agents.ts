@@ -30,9 +30,16 @@ function seedOf(seed: number, text: string): number {
   return hash;
 }
 
+// Parsed once per country: parsing the example for every location was half of generating it.
+const exampleNumbers = new Map<string, ReturnType<typeof getExampleNumber>>();
+const exampleNumberOf = (country: string) => {
+  if (!exampleNumbers.has(country)) exampleNumbers.set(country, getExampleNumber(country as CountryCode, examples));
+  return exampleNumbers.get(country);
+};
+
 /** A valid mobile number of the country in international format: the country's example with fresh digits. */
 function phoneNumber(faker: Faker, country: string): string {
-  const example = getExampleNumber(country as CountryCode, examples);
+  const example = exampleNumberOf(country);
   if (!example) return faker.phone.number();
   const national = example.nationalNumber;
   const keep = Math.max(2, national.length - 6);
@@ -44,29 +51,27 @@ function phoneNumber(faker: Faker, country: string): string {
   return example.formatInternational();
 }
 
-// Bigger places get more locations: the first cities of each state are drawn more often. The running totals
-// are computed once per country, so a pick is a binary search rather than a walk over every city.
-const weightCache = new WeakMap<CityRow[], number[]>();
-function cumulativeWeights(places: CityRow[]): number[] {
-  let weights = weightCache.get(places);
-  if (!weights) {
-    let total = 0;
-    weights = places.map((_, index) => (total += 1 + 4 / (1 + (index % 25))));
-    weightCache.set(places, weights);
-  }
-  return weights;
-}
-
-function pickPlace(faker: Faker, places: CityRow[], weights: number[]): CityRow {
-  const target = faker.number.float({ min: 0, max: weights[weights.length - 1] });
-  let low = 0;
-  let high = weights.length - 1;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (weights[middle] < target) low = middle + 1;
-    else high = middle;
-  }
-  return places[low];
+/**
+ * faker.helpers.weightedArrayElement with the running sums computed once: the same draw from the same
+ * random number (same sums in the same order), by binary search instead of a walk over every city.
+ * Generated data sets (scripts/gen.ts) draw hundreds of thousands of locations from thousands of cities.
+ */
+function weightedDraw<T>(faker: Faker, items: { value: T; weight: number }[]): () => T {
+  const sums: number[] = [];
+  let sum = 0;
+  for (const { weight } of items) sums.push((sum += weight));
+  const total = items.reduce((acc, { weight }) => acc + weight, 0);
+  return () => {
+    const random = faker.number.float({ min: 0, max: total });
+    let low = 0;
+    let high = sums.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (random < sums[middle]) high = middle;
+      else low = middle + 1;
+    }
+    return items[Math.min(low, items.length - 1)].value;
+  };
 }
 
 export function generateAgents(
@@ -90,8 +95,10 @@ export function generateAgents(
     const faker = new Faker({ locale: [...(LOCALES[office.country] ?? [en]), en, base] });
     faker.seed(seedOf(seed, office.code));
     const perCity = new Map<string, number>();
+    // Bigger places get more locations: the first cities of each state are drawn more often.
+    const drawPlace = weightedDraw(faker, places.map((value, index) => ({ value, weight: 1 + 4 / (1 + (index % 25)) })));
     for (let i = 1; i <= office.demoLocations; i++) {
-      const place = pickPlace(faker, places, cumulativeWeights(places));
+      const place = drawPlace();
       const count = (perCity.get(place.name) ?? 0) + 1;
       perCity.set(place.name, count);
       const stateName = stateNames.get(`${office.country}:${place.state}`) ?? place.state;

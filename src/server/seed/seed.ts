@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { countries as countryList } from 'countries-list';
 import type { DataSet } from './data-set';
-import { readCsv, toBranchRow, toHeadOfficeRow, type BranchRecord, type PartnerRecord } from './csv-files';
+import { readCsv, toBranchRow, toHeadOfficeRow, type BranchRecord, type CsvFile, type PartnerRecord } from './csv-files';
 import { StateResolver, loadCities, loadStates, placeKey } from './states';
 import { generateAgents, DEFAULT_AGENT_SEED } from './agents';
 import { DELIVERY_MODE_CATALOG } from './delivery-modes';
@@ -15,12 +15,27 @@ export const SEED_DIR = join(import.meta.dirname, '..', '..', '..', 'data', 'see
  * their states and cities, head offices with the banks they route to, real branches, generated agents.
  */
 export function buildSeedDataSet(dir = SEED_DIR, agentSeed = DEFAULT_AGENT_SEED): DataSet {
-  const partners = readCsv<PartnerRecord>(join(dir, 'partners.csv'), 'partners');
-  const branchFiles = readdirSync(join(dir, 'bank-branches'))
-    .filter((f) => f.endsWith('.csv'))
-    .sort()
-    .map((f) => readCsv<BranchRecord>(join(dir, 'bank-branches', f), 'branches'));
+  return dataSetFromFiles(readSeedFiles(dir), agentSeed);
+}
 
+/** The reference files of a data/seed-shaped folder, parsed (formats in data/seed/SOURCES.md). */
+export interface SeedFiles {
+  partners: CsvFile<PartnerRecord>;
+  branchFiles: CsvFile<BranchRecord>[];
+}
+
+export function readSeedFiles(dir = SEED_DIR): SeedFiles {
+  return {
+    partners: readCsv<PartnerRecord>(join(dir, 'partners.csv'), 'partners'),
+    branchFiles: readdirSync(join(dir, 'bank-branches'))
+      .filter((f) => f.endsWith('.csv'))
+      .sort()
+      .map((f) => readCsv<BranchRecord>(join(dir, 'bank-branches', f), 'branches')),
+  };
+}
+
+/** The data set of parsed reference files: the one path both real and generated (scripts/gen.ts) data take. */
+export function dataSetFromFiles({ partners, branchFiles }: SeedFiles, agentSeed = DEFAULT_AGENT_SEED): DataSet {
   const countryCodes = [...new Set(partners.records.map((p) => p.country))].sort();
   const countries = countryCodes.map((code) => {
     const info = countryList[code as keyof typeof countryList];

@@ -19,6 +19,8 @@ export async function openStore(options: {
   log?: (message: string) => void;
   /** false (SEED_ON_START=false): never create or seed; a missing or empty database is an error. */
   seedOnStart?: boolean;
+  /** False when the caller loads its own data set next (scripts/gen.ts): seeding first would be wasted work. */
+  seedWhenEmpty?: boolean;
 }): Promise<LookupStore> {
   const log = options.log ?? (() => {});
   const seedOnStart = options.seedOnStart ?? true;
@@ -38,7 +40,7 @@ export async function openStore(options: {
     mkdirSync(options.dataDir, { recursive: true });
     store = openSqliteFile(where);
   }
-  if (!(await store.hasData())) {
+  if (options.seedWhenEmpty !== false && !(await store.hasData())) {
     if (!seedOnStart) {
       await store.close();
       throw new Error(`The database ${where} holds no data set, and SEED_ON_START=false forbids seeding it.`);

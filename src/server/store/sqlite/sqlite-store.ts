@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import {
   ACCOUNT_TRANSFER_TO_OTHER_BANK,
   PAYOUT_TYPES,
@@ -24,6 +25,12 @@ import {
 
 const MIGRATIONS_DIR = import.meta.dirname;
 
+/** Fills the contains indexes of 002-contains-indexes.sql from the rows of a load (the migration's own last step). */
+const CONTAINS_INDEXES_BUILD = (() => {
+  const migration = readFileSync(join(MIGRATIONS_DIR, '003-contains-indexes.sql'), 'utf8');
+  return migration.slice(migration.indexOf('INSERT INTO branch_banks'));
+})();
+
 /** Applies the numbered migrations (NNN-name.sql) this database has not seen, tracked in user_version. */
 export function migrate(db: Database.Database): number {
   const current = db.pragma('user_version', { simple: true }) as number;
@@ -42,6 +49,8 @@ export function migrate(db: Database.Database): number {
   }
   return applied;
 }
+
+type HeadOfficeOfBranches = { code: string; name: string; payout_type: PayoutType };
 
 interface AgentRecord {
   head_office_code: string;
@@ -87,23 +96,64 @@ const HEAD_OFFICE_MODES = `(SELECT group_concat(delivery_mode, ',') FROM
 
 const OFFERS_MODE = `EXISTS (SELECT 1 FROM head_office_delivery_modes m WHERE m.head_office_code = h.code AND m.delivery_mode = @deliveryMode)`;
 
-/** A page query: the rows of one page, and the count of all rows (same FROM/WHERE). */
-function pageQuery(select: string, from: string, where: string[], orderBy: string) {
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  return {
-    rows: `SELECT ${select} ${from} ${whereSql} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`,
-    count: `SELECT count(*) AS total ${from} ${whereSql}`,
-  };
+/**
+ * One paged search. `scope` and `filters` together are the answer's exact semantics: `scope` what the
+ * ordered index walk is limited to (country, head office banks, bank names), `filters` what it checks row by
+ * row (instr() contains, codes). `narrowing` holds conditions that pick, from an index, a superset of the
+ * rows the filters accept (trigram FTS, routing number), so adding them can speed a query up but never
+ * changes its answer.
+ */
+interface PagedSearch {
+  /** Names the search for the totals cache: its kind and every parameter but the page. */
+  key: string;
+  select: string;
+  /** FROM for reading the rows in answer order along an index (few or no narrowing conditions). */
+  from: string;
+  /** FROM for reading only the narrowed rows (rowid look-ups), then sorting them. */
+  narrowedFrom: string;
+  scope: string[];
+  filters: string[];
+  narrowing: string[];
+  orderBy: string;
+  /** Wraps the page's rows (`page`) with what the answer adds per row: joins run for the page only, not for skipped rows. */
+  decorate: (page: string) => string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * How a page is read: `narrowed` reads the narrowed rows and sorts them, `walk` walks the ordered index
+ * until the page is full. The store picks by cost; tests force each to compare both with the plain semantics.
+ */
+export type PagePlan = 'narrowed' | 'walk';
+/** Reading and sorting one narrowed row costs about this many rows visited by an index walk. */
+const NARROWED_ROW_COST = 4;
+/** Totals kept per data version, by search: paging through an answer counts it once. */
+const TOTALS_CACHE_SIZE = 10_000;
+const MMAP_BYTES = 4 * 2 ** 30;
+const PAGE_CACHE_KIB = 128 * 1024;
+
+/** A trigram FTS phrase matching `term` as a substring; null when the term is too short for trigrams. */
+export function trigramPhrase(term: string): string | null {
+  return [...term].length >= 3 ? `"${term.replaceAll('"', '""')}"` : null;
 }
 
 export class SqliteStore implements LookupStore {
   readonly engine = 'sqlite' as const;
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly totals = new LRUCache<string, number>({ max: TOTALS_CACHE_SIZE });
+  /** The data set the cached totals count: PRAGMA data_version moves when another connection commits. */
+  private totalsVersion = -1;
+  private readonly dataVersionPragma: Database.Statement;
 
-  private constructor(readonly db: Database.Database) {}
+  private constructor(
+    readonly db: Database.Database,
+    private readonly forcedPlan?: PagePlan,
+  ) {
+    this.dataVersionPragma = db.prepare('PRAGMA data_version').pluck();
+  }
 
   /** Opens (creating when absent) the database file and brings its schema up to date. */
-  static open(file: string, options: { readonly?: boolean } = {}): SqliteStore {
+  static open(file: string, options: { readonly?: boolean; plan?: PagePlan } = {}): SqliteStore {
     const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
     if (!options.readonly) {
       // WAL: readers keep reading the last committed data set while an import writes the next one.
@@ -112,7 +162,11 @@ export class SqliteStore implements LookupStore {
       migrate(db);
     }
     db.pragma('busy_timeout = 5000');
-    return new SqliteStore(db);
+    // Searches at a million rows touch pages all over the file: map it into memory (reads without a copy
+    // per page) and keep a larger page cache than the 2 MB default.
+    db.pragma(`mmap_size = ${MMAP_BYTES}`);
+    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+    return new SqliteStore(db, options.plan);
   }
 
   private prepare(sql: string): Database.Statement {
@@ -125,15 +179,12 @@ export class SqliteStore implements LookupStore {
   }
 
   /**
-   * The count and the rows of one page in one read transaction: in WAL mode that is one snapshot, so an
-   * import committed between the two statements cannot give a total of the old set with rows of the new.
+   * Runs the reads of one answer (counts and rows) in one read transaction: in WAL mode that is one
+   * snapshot, so an import committed between two statements cannot give a total of the old data set with
+   * rows of the new.
    */
-  private readPage<T>(query: { rows: string; count: string }, params: Record<string, unknown> & { offset: number }) {
-    return this.db.transaction(() => {
-      const total = (this.prepare(query.count).get(params) as { total: number }).total;
-      const rows = params.offset < total ? (this.prepare(query.rows).all(params) as T[]) : [];
-      return { total, rows };
-    })();
+  private snapshot<T>(read: () => T): T {
+    return this.db.transaction(read)();
   }
 
   async dataVersion(): Promise<string> {
@@ -159,7 +210,7 @@ export class SqliteStore implements LookupStore {
       for (const index of indexes) db.exec(`DROP INDEX ${index.name}`);
       for (const table of [
         'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices',
-        'head_office_delivery_modes', 'head_office_banks', 'bank_branches', 'agents', 'data_sources',
+        'head_office_delivery_modes', 'head_office_banks', 'bank_branches', 'branch_banks', 'agents', 'data_sources',
       ]) {
         db.exec(`DELETE FROM ${table}`);
       }
@@ -203,7 +254,10 @@ export class SqliteStore implements LookupStore {
       for (const s of dataSet.sources) {
         insertSource.run(s.kind, s.file, s.sha256, s.rows, s.importedAt ?? importedAt, (s.countries ?? []).join(' '));
       }
+      db.exec(CONTAINS_INDEXES_BUILD);
     })();
+    // This connection's own commit does not move its PRAGMA data_version.
+    this.totals.clear();
     db.pragma('optimize');
   }
 
@@ -229,28 +283,65 @@ export class SqliteStore implements LookupStore {
     ) as City[];
   }
 
+  /**
+   * The agent list is ordered by head office first, and a country has a few: it is answered head office by
+   * head office, each a single-table search in its index order (and a head office whose name contains the
+   * search answers with all its agents, unfiltered). Totals per head office are cached like any other.
+   */
   async agents(search: AgentSearch) {
-    const query = search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK ? this.branchAgentsQuery(search) : this.agentQuery(search);
-    const params = { ...query.params, limit: search.pageSize, offset: (search.pageNumber - 1) * search.pageSize };
-    const { total, rows } = this.readPage<AgentRecord>(query, params);
+    return this.snapshot(() => this.agentsPage(search));
+  }
+
+  private agentsPage(search: AgentSearch) {
+    const offices = this.prepare(
+      `SELECT h.code, h.name, h.payout_type FROM head_offices h WHERE h.country = @country AND ${OFFERS_MODE} ORDER BY h.code`,
+    ).all({ country: search.receivingCountry, deliveryMode: search.deliveryMode }) as HeadOfficeOfBranches[];
+    const queryOf = (office: HeadOfficeOfBranches) =>
+      search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK ? this.branchAgentsQuery(search, office) : this.agentQuery(search, office);
+    const offset = (search.pageNumber - 1) * search.pageSize;
+    const rows: AgentRecord[] = [];
+    let total = 0;
+    for (const office of offices) {
+      const query = queryOf(office);
+      const officeTotal = this.count(query.key, query, query.narrowing.length > 0);
+      const skip = Math.max(0, offset - total);
+      const wanted = search.pageSize - rows.length;
+      if (wanted > 0 && skip < officeTotal) rows.push(...this.page<AgentRecord>(query, skip, wanted).rows);
+      total += officeTotal;
+    }
     return pageOf(rows.map(toAgent), total, search.pageNumber, search.pageSize);
   }
 
-  /** Agents of head offices offering the mode; search is case-sensitive (instr) on head office or agent name. */
-  private agentQuery(search: AgentSearch) {
-    const where = ['a.country = @country', OFFERS_MODE];
-    if (search.state) where.push('a.state = @state');
-    if (search.search) where.push('(instr(a.agent_name, @search) > 0 OR instr(h.name, @search) > 0)');
-    const query = pageQuery(
-      `h.code AS head_office_code, h.name AS head_office_name, a.agent_code, a.agent_name, a.address_line1,
-       a.address_line2, a.city, a.state, s.name AS state_name, a.phone_number, a.country, h.payout_type,
-       ${HEAD_OFFICE_MODES} AS delivery_modes, NULL AS bank_code, NULL AS bank_name, NULL AS routing_number`,
-      `FROM agents a JOIN head_offices h ON h.code = a.head_office_code
-       LEFT JOIN states s ON s.country = a.country AND s.code = a.state`,
-      where,
-      'a.head_office_code, a.agent_code',
-    );
-    return { ...query, params: { country: search.receivingCountry, deliveryMode: search.deliveryMode, state: search.state ?? null, search: search.search ?? null } };
+  /** One head office's agents; search is case-sensitive (instr) on head office or agent name. */
+  private agentQuery(search: AgentSearch, office: HeadOfficeOfBranches): PagedSearch {
+    const scope = ['a.country = @country', 'a.head_office_code = @headOffice'];
+    const filters: string[] = [];
+    const narrowing: string[] = [];
+    if (search.state) scope.push('a.state = @state');
+    let match: string | null = null;
+    if (search.search && !office.name.includes(search.search)) {
+      filters.push('instr(a.agent_name, @search) > 0');
+      match = trigramPhrase(search.search);
+      if (match) narrowing.push('a.id IN (SELECT rowid FROM agents_fts WHERE agents_fts MATCH @match)');
+    }
+    const params = { country: search.receivingCountry, headOffice: office.code, state: search.state ?? null, search: search.search ?? null, match };
+    return {
+      key: `agents:${JSON.stringify(params)}`,
+      select: 'a.*',
+      from: 'agents a',
+      narrowedFrom: 'agents a NOT INDEXED',
+      scope,
+      filters,
+      narrowing,
+      orderBy: 'a.agent_code',
+      decorate: (page) => `SELECT h.code AS head_office_code, h.name AS head_office_name, a.agent_code, a.agent_name,
+          a.address_line1, a.address_line2, a.city, a.state, s.name AS state_name, a.phone_number, a.country, h.payout_type,
+          ${HEAD_OFFICE_MODES} AS delivery_modes, NULL AS bank_code, NULL AS bank_name, NULL AS routing_number
+        FROM (${page}) a JOIN head_offices h ON h.code = a.head_office_code
+        LEFT JOIN states s ON s.country = a.country AND s.code = a.state
+        ORDER BY a.agent_code`,
+      params,
+    };
   }
 
   /**
@@ -258,36 +349,58 @@ export class SqliteStore implements LookupStore {
    * The search follows "[Bank Name], [Branch Name]"; without a comma it is a contains on head office,
    * bank or branch name. Case-sensitive, like every agent-list search (spec §4.1).
    */
-  private branchAgentsQuery(search: AgentSearch) {
-    const where = ['h.country = @country', OFFERS_MODE];
-    if (search.state) where.push('b.state = @state');
+  private branchAgentsQuery(search: AgentSearch, office: HeadOfficeOfBranches): PagedSearch {
+    const scope = [
+      'b.country = @country',
+      'b.bank_code IN (SELECT hb.bank_code FROM head_office_banks hb WHERE hb.head_office_code = @headOffice)',
+    ];
+    const filters: string[] = [];
+    const narrowing: string[] = [];
+    if (search.state) filters.push('b.state = @state');
     const parts = search.search ? splitBankBranchSearch(search.search) : null;
+    const banksNamed = (param: string) => `SELECT k.bank_name FROM branch_banks k WHERE k.country = @country AND instr(k.bank_name, ${param}) > 0`;
+    let match: string | null = null;
     if (parts) {
-      if (parts.bankName) where.push('instr(b.bank_name, @bankName) > 0');
-      if (parts.branchName) where.push('instr(b.branch_name, @branchName) > 0');
-    } else if (search.search) {
-      where.push('(instr(h.name, @search) > 0 OR instr(b.bank_name, @search) > 0 OR instr(b.branch_name, @search) > 0)');
+      // A bank-name contains is answered against the few bank names, then read along the name index.
+      if (parts.bankName) scope.push(`b.bank_name IN (${banksNamed('@bankName')})`);
+      if (parts.branchName) filters.push('instr(b.branch_name, @branchName) > 0');
+      match = parts.branchName ? trigramPhrase(parts.branchName) : null;
+      if (match) narrowing.push('b.id IN (SELECT rowid FROM bank_branches_names_fts WHERE bank_branches_names_fts MATCH @match)');
+    } else if (search.search && !office.name.includes(search.search)) {
+      // (A head office whose name contains the search answers with all its branches: no filter then.)
+      filters.push(`(b.bank_name IN (${banksNamed('@search')}) OR instr(b.branch_name, @search) > 0)`);
+      match = trigramPhrase(search.search);
+      if (match) {
+        narrowing.push(`b.id IN (SELECT rowid FROM bank_branches_names_fts WHERE bank_branches_names_fts MATCH @match
+          UNION ALL SELECT id FROM bank_branches WHERE country = @country AND bank_name IN (${banksNamed('@search')}))`);
+      }
     }
-    const query = pageQuery(
-      `h.code AS head_office_code, h.name AS head_office_name, coalesce(b.routing_number, b.bank_code || '-' || b.id) AS agent_code,
-       b.branch_name AS agent_name, b.address_line1, b.address_line2, b.city, b.state, s.name AS state_name,
-       NULL AS phone_number, b.country, h.payout_type, '4' AS delivery_modes, b.bank_code, b.bank_name, b.routing_number`,
-      `FROM head_offices h JOIN head_office_banks hb ON hb.head_office_code = h.code
-       JOIN bank_branches b ON b.country = h.country AND b.bank_code = hb.bank_code
-       LEFT JOIN states s ON s.country = b.country AND s.code = b.state`,
-      where,
-      'h.code, b.bank_name, b.branch_name, b.id',
-    );
+    const params = {
+      country: search.receivingCountry,
+      headOffice: office.code,
+      headOfficeName: office.name,
+      payoutType: office.payout_type,
+      state: search.state ?? null,
+      search: search.search ?? null,
+      bankName: parts?.bankName ?? null,
+      branchName: parts?.branchName ?? null,
+      match,
+    };
     return {
-      ...query,
-      params: {
-        country: search.receivingCountry,
-        deliveryMode: search.deliveryMode,
-        state: search.state ?? null,
-        search: search.search ?? null,
-        bankName: parts?.bankName ?? null,
-        branchName: parts?.branchName ?? null,
-      },
+      key: `branch-agents:${JSON.stringify(params)}`,
+      select: '@headOffice AS head_office_code, @headOfficeName AS head_office_name, @payoutType AS payout_type, b.*',
+      from: 'bank_branches b INDEXED BY bank_branches_by_name',
+      narrowedFrom: 'bank_branches b NOT INDEXED',
+      scope,
+      filters,
+      narrowing,
+      orderBy: 'b.bank_name, b.branch_name, b.id',
+      decorate: (page) => `SELECT b.head_office_code, b.head_office_name, coalesce(b.routing_number, b.bank_code || '-' || b.id) AS agent_code,
+          b.branch_name AS agent_name, b.address_line1, b.address_line2, b.city, b.state, s.name AS state_name,
+          NULL AS phone_number, b.country, b.payout_type, '4' AS delivery_modes, b.bank_code, b.bank_name, b.routing_number
+        FROM (${page}) b LEFT JOIN states s ON s.country = b.country AND s.code = b.state
+        ORDER BY b.bank_name, b.branch_name, b.id`,
+      params,
     };
   }
 
@@ -312,21 +425,41 @@ export class SqliteStore implements LookupStore {
    * is unknown or does not offer mode 04 in this country, gives an empty page (spec §7 rule 1), not an error.
    */
   async branches(search: BranchSearch) {
-    const where = ['h.code = @headOffice', 'h.country = @country', OFFERS_MODE];
-    if (search.bankName) where.push('instr(b.bank_name_search, @bankName) > 0');
-    if (search.bankCode) where.push('(b.bank_code = @bankCode OR b.routing_number = @bankCode)');
-    if (search.branchLocation) where.push('instr(b.address_line1_search, @branchLocation) > 0');
-    if (search.address) where.push('instr(b.address_line2_search, @address) > 0');
-    if (search.district) where.push('instr(b.district_search, @district) > 0');
-    const query = pageQuery(
-      `h.code AS head_office_code, b.bank_code, b.bank_name, b.routing_number, b.branch_name, b.address_line1,
-       b.address_line2, b.city, b.district, b.state, s.name AS state_name, b.country`,
-      `FROM head_offices h JOIN head_office_banks hb ON hb.head_office_code = h.code
-       JOIN bank_branches b ON b.country = h.country AND b.bank_code = hb.bank_code
-       LEFT JOIN states s ON s.country = b.country AND s.code = b.state`,
-      where,
-      'b.bank_name, b.branch_name, b.id',
-    );
+    return this.snapshot(() => this.branchesPage(search));
+  }
+
+  private branchesPage(search: BranchSearch) {
+    const scope = [
+      'b.country = @country',
+      'b.bank_code IN (SELECT hb.bank_code FROM head_office_banks hb WHERE hb.head_office_code = @headOffice)',
+      `EXISTS (SELECT 1 FROM head_offices h WHERE h.code = @headOffice AND h.country = @country AND ${OFFERS_MODE})`,
+    ];
+    const filters: string[] = [];
+    const narrowing: string[] = [];
+    // A bank-name contains is answered against the few bank names, then read along the name index.
+    if (search.bankName) {
+      scope.push('b.bank_name IN (SELECT k.bank_name FROM branch_banks k WHERE k.country = @country AND instr(k.bank_name_search, @bankName) > 0)');
+    }
+    if (search.bankCode) {
+      // The bank named by its code, or the bank of the branch named by its routing number: only its rows are walked.
+      scope.push(`b.bank_name IN (SELECT k.bank_name FROM branch_banks k WHERE k.country = @country AND (k.bank_code = @bankCode
+        OR k.bank_code IN (SELECT r.bank_code FROM bank_branches r WHERE r.routing_number = @bankCode)))`);
+      filters.push('(b.bank_code = @bankCode OR b.routing_number = @bankCode)');
+      narrowing.push(`b.id IN (SELECT id FROM bank_branches WHERE routing_number = @bankCode
+        UNION ALL SELECT id FROM bank_branches WHERE country = @country AND bank_code = @bankCode)`);
+    }
+    const phrases: string[] = [];
+    const contains = (column: string, param: string, term: string | undefined) => {
+      if (!term) return;
+      filters.push(`instr(b.${column}, @${param}) > 0`);
+      const phrase = trigramPhrase(term.toLowerCase());
+      if (phrase) phrases.push(`{${column}}: ${phrase}`);
+    };
+    contains('address_line1_search', 'branchLocation', search.branchLocation);
+    contains('address_line2_search', 'address', search.address);
+    contains('district_search', 'district', search.district);
+    const match = phrases.length ? phrases.join(' AND ') : null;
+    if (match) narrowing.push('b.id IN (SELECT rowid FROM bank_branches_search_fts WHERE bank_branches_search_fts MATCH @match)');
     const params = {
       headOffice: search.receivingAgentHeadOfficeCode,
       country: search.receivingCountry,
@@ -336,12 +469,28 @@ export class SqliteStore implements LookupStore {
       branchLocation: search.branchLocation?.toLowerCase() ?? null,
       address: search.address?.toLowerCase() ?? null,
       district: search.district?.toLowerCase() ?? null,
-      limit: search.pageSize,
-      offset: (search.pageNumber - 1) * search.pageSize,
+      match,
     };
-    const { total, rows } = this.readPage<Record<string, string | null>>(query, params);
+    type Row = Record<string, string | null>;
+    const { rows, total } = this.page<Row>(
+      {
+        key: `branches:${JSON.stringify(params)}`,
+        select: 'b.id, b.bank_code, b.bank_name, b.routing_number, b.branch_name, b.address_line1, b.address_line2, b.city, b.district, b.state, b.country',
+        from: 'bank_branches b INDEXED BY bank_branches_by_name',
+        narrowedFrom: 'bank_branches b NOT INDEXED',
+        scope,
+        filters,
+        narrowing,
+        orderBy: 'b.bank_name, b.branch_name, b.id',
+        decorate: (page) => `SELECT b.*, s.name AS state_name FROM (${page}) b
+          LEFT JOIN states s ON s.country = b.country AND s.code = b.state ORDER BY b.bank_name, b.branch_name, b.id`,
+        params,
+      },
+      (search.pageNumber - 1) * search.pageSize,
+      search.pageSize,
+    );
     const data: BankBranch[] = rows.map((r) => ({
-      receivingAgentHeadOfficeCode: r.head_office_code!,
+      receivingAgentHeadOfficeCode: search.receivingAgentHeadOfficeCode,
       bankCode: r.bank_code!,
       bankName: r.bank_name!,
       routingNumber: r.routing_number,
@@ -355,6 +504,46 @@ export class SqliteStore implements LookupStore {
       receivingCountry: r.country!,
     }));
     return pageOf(data, total, search.pageNumber, search.pageSize);
+  }
+
+  /** The total of a search (cached per data version) and one page of its rows, by the cheaper plan. */
+  private page<Row>(search: PagedSearch, offset: number, limit: number): { rows: Row[]; total: number } {
+    const narrowed = search.narrowing.length > 0;
+    const total = this.count(search.key, search, narrowed);
+    if (offset >= total) return { rows: [], total };
+    const narrow = narrowed && (this.forcedPlan ? this.forcedPlan === 'narrowed' : this.narrowedIsCheaper(search, total, offset + limit));
+    const where = [...search.scope, ...search.filters, ...(narrow ? search.narrowing : [])];
+    const page = `SELECT ${search.select} FROM ${narrow ? search.narrowedFrom : search.from} WHERE ${where.join(' AND ')}
+      ORDER BY ${search.orderBy} LIMIT @limit OFFSET @offset`;
+    const rows = this.prepare(search.decorate(page)).all({ ...search.params, limit, offset }) as Row[];
+    return { rows, total };
+  }
+
+  /**
+   * A walk along the ordered index visits the scope's rows until the page is full: about (offset + page
+   * size) × scope / total of them when matches are spread evenly. The narrowed plan reads and sorts all
+   * `total` matches.
+   */
+  private narrowedIsCheaper(search: PagedSearch, total: number, rowsNeeded: number): boolean {
+    const scopeTotal = this.count(`${search.key}:scope`, { ...search, filters: [] }, false);
+    const walked = Math.min(scopeTotal, (rowsNeeded * scopeTotal) / total);
+    return total * NARROWED_ROW_COST < walked;
+  }
+
+  /** count(*) of the search's rows, cached per data version under `key`. */
+  private count(key: string, search: PagedSearch, narrowed: boolean): number {
+    const version = this.dataVersionPragma.get() as number;
+    if (version !== this.totalsVersion) {
+      this.totals.clear();
+      this.totalsVersion = version;
+    }
+    const cached = this.totals.get(key);
+    if (cached !== undefined) return cached;
+    const where = [...search.scope, ...search.filters, ...(narrowed ? search.narrowing : [])];
+    const sql = `SELECT count(*) AS total FROM ${narrowed ? search.narrowedFrom : search.from} WHERE ${where.join(' AND ')}`;
+    const total = (this.prepare(sql).get(search.params) as { total: number }).total;
+    this.totals.set(key, total);
+    return total;
   }
 
   async dataStatus(): Promise<DataStatus> {

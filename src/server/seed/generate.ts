@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { Faker, base } from '@faker-js/faker';
+import type { BranchRecord, CsvFile, PartnerRecord } from './csv-files';
+import type { DataSet } from './data-set';
+import { readSeedFiles, type SeedFiles } from './seed';
+
+// A large data set for the benchmark (scripts/gen.ts), shaped like the real one. Branch fields are drawn
+// from the real branches of the same country, so a contains search matches about the same share of rows
+// as on real data; agents come from the real agent generator with each partner's demo_locations scaled.
+// Everything comes from one seeded Faker walked in a fixed order: same arguments, same rows.
+
+export const DEFAULT_GENERATED_SEED = 7;
+
+export interface GenerateOptions {
+  branches: number;
+  agents: number;
+  seed?: number;
+}
+
+/** Splits `total` over weights in proportion, rounding so that the parts add up to `total` exactly (none when all weights are 0). */
+export function apportion(total: number, weights: number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  if (sum <= 0) return weights.map(() => 0);
+  const parts = weights.map((w) => Math.floor((total * w) / sum));
+  let left = total - parts.reduce((a, b) => a + b, 0);
+  // The remainder goes to the largest weights first (a fixed order: ties by position).
+  const order = weights.map((w, i) => ({ w, i })).sort((a, b) => b.w - a.w || a.i - b.i);
+  for (let k = 0; left > 0 && order.length > 0; k = (k + 1) % order.length, left--) parts[order[k].i]++;
+  return parts;
+}
+
+/** The branch's own code, unique per country, in the country's format (data/seed/SOURCES.md). */
+function routingNumber(country: string, bankCode: string, serial: number): string {
+  if (country === 'IN') return `${bankCode}0${serial.toString(36).toUpperCase().padStart(6, '0')}`;
+  if (country === 'BD') return `${bankCode}${String(serial).padStart(6, '0')}`;
+  return '';
+}
+
+function generateBranchFile(real: CsvFile<BranchRecord>, count: number, faker: Faker): CsvFile<BranchRecord> {
+  const pool = real.records;
+  const pick = () => pool[faker.number.int(pool.length - 1)];
+  const records: BranchRecord[] = [];
+  for (let serial = 0; serial < count; serial++) {
+    // Bank, place, branch name and street come from different real branches: new combinations with the
+    // real vocabulary and the real bank sizes.
+    const bank = pick();
+    const place = pick();
+    records.push({
+      country: bank.country,
+      bank_code: bank.bank_code,
+      bank_name: bank.bank_name,
+      routing_number: routingNumber(bank.country, bank.bank_code, serial),
+      branch_name: pick().branch_name,
+      address_line1: pick().address_line1,
+      address_line2: place.address_line2,
+      city: place.city,
+      district: place.district,
+      state: place.state,
+    });
+  }
+  return { records, source: { kind: 'branches', file: `generated-${real.source.file}`, sha256: '', rows: count } };
+}
+
+/** Reference files shaped like data/seed, at the asked size (parse them with `dataSetFromFiles`). */
+export function generateSeedFiles(options: GenerateOptions, real: SeedFiles = readSeedFiles()): SeedFiles {
+  const faker = new Faker({ locale: [base] });
+  faker.seed(options.seed ?? DEFAULT_GENERATED_SEED);
+  const branchCounts = apportion(options.branches, real.branchFiles.map((f) => f.records.length));
+  const branchFiles = real.branchFiles.map((file, i) => generateBranchFile(file, branchCounts[i], faker));
+
+  const locations = apportion(options.agents, real.partners.records.map((p) => Number(p.demo_locations || 0)));
+  const partnerRecords: PartnerRecord[] = real.partners.records.map((p, i) => ({ ...p, demo_locations: String(locations[i]) }));
+  const partners = { records: partnerRecords, source: { ...real.partners.source, file: 'generated-partners.csv', sha256: '' } };
+  return { partners, branchFiles };
+}
+
+/** A content hash of a data set, row by row (a 1M-row data set is too big for one JSON string). */
+export function dataSetHash(dataSet: DataSet): string {
+  const hash = createHash('sha256');
+  for (const [kind, rows] of Object.entries(dataSet)) {
+    hash.update(`${kind}\n`);
+    for (const row of rows as unknown[]) hash.update(`${JSON.stringify(row)}\n`);
+  }
+  return hash.digest('hex');
+}
+
+/** Writes the files in the data/seed layout, so the importer can load the same data set from disk. */
+export function writeSeedFiles(files: SeedFiles, dir: string): void {
+  mkdirSync(join(dir, 'bank-branches'), { recursive: true });
+  writeFileSync(join(dir, 'partners.csv'), stringify(files.partners.records, { header: true }));
+  for (const file of files.branchFiles) {
+    const country = file.records[0]?.country ?? file.source.file.replace(/^generated-|\.csv$/g, '');
+    writeFileSync(join(dir, 'bank-branches', `${country}.csv`), stringify(file.records, { header: true }));
+  }
+}
