@@ -188,10 +188,7 @@ export class SqliteStore implements LookupStore {
   }
 
   async dataVersion(): Promise<string> {
-    // data_version changes when another connection commits; the import time covers this connection's own.
-    const version = this.db.pragma('data_version', { simple: true }) as number;
-    const latest = (this.prepare('SELECT max(imported_at) AS t FROM data_sources').get() as { t: string | null }).t;
-    return `${version}:${latest ?? ''}`;
+    return String((this.prepare('SELECT version FROM data_version').get() as { version: number }).version);
   }
 
   async hasData(): Promise<boolean> {
@@ -255,6 +252,7 @@ export class SqliteStore implements LookupStore {
         insertSource.run(s.kind, s.file, s.sha256, s.rows, s.importedAt ?? importedAt, (s.countries ?? []).join(' '));
       }
       db.exec(CONTAINS_INDEXES_BUILD);
+      db.exec('UPDATE data_version SET version = version + 1');
     })();
     // This connection's own commit does not move its PRAGMA data_version.
     this.totals.clear();
