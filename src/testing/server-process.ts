@@ -34,10 +34,16 @@ export async function startServer(env: Record<string, string>, dataDir = seededD
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '0', PORTAL_DIR: join(dataDir, 'no-portal'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Keeps the last 64 KB of output: enough for start-up messages and errors, bounded under a soak's logs.
   let text = '';
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const keep = (chunk: Buffer) => (text = (text + chunk.toString()).slice(-65_536));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  // Never leave a server behind when the test process ends early (timeout, interrupt).
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start within ${timeoutMs} ms:\n${text}`)), timeoutMs);
     const look = () => {
