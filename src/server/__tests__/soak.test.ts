@@ -7,7 +7,8 @@ import { residentBytes, startServer } from '../../testing/server-process';
 // logging on as in production and the rate limiter off (RATE_LIMIT_MAX=0). Zero errors, zero non-2xx, and
 // the server's resident memory grows by less than 50 MB from the first 10,000 requests to the last.
 
-// SOAK_REQUESTS only shortens a local diagnosis run; the suite's figure is 100,000.
+// SOAK_REQUESTS only shortens a local diagnosis run; the suite's figure is 100,000. The time limit is
+// generous because the run's length depends on the machine (on a busy shared one, tens of minutes).
 const TOTAL = Number(process.env.SOAK_REQUESTS ?? 100_000);
 const WARM_UP = Math.round(TOTAL / 10);
 const CONCURRENCY = 64;
@@ -69,4 +70,4 @@ it(`serves ${TOTAL} mixed requests at concurrency ${CONCURRENCY} without errors 
   } finally {
     await server.stop();
   }
-}, 600_000);
+}, 2_700_000);
