@@ -13,7 +13,7 @@ import crossOrigin from './plugins/external/cors';
 import access, { type AccessOptions } from './plugins/app/access';
 import audit from './plugins/app/audit';
 import metrics from './plugins/app/metrics';
-import { clientErrorAsProblem, requestTargetLimit } from './plugins/app/limits';
+import { DEFAULT_LIMITS, clientErrorAsProblem, requestTargetLimit } from './plugins/app/limits';
 import operationsRoutes from './routes/operations';
 import { ReferenceCache } from './reference-cache';
 import { StoreUnavailableError, type LookupStore } from './store/store';
@@ -48,8 +48,6 @@ export interface AppOptions {
   /** MAX_URL_LENGTH and MAX_HEADER_SIZE; see docs/readme/security.md. */
   limits?: { maxUrlLength: number; maxHeaderSize: number };
 }
-
-export const DEFAULT_LIMITS = { maxUrlLength: 8192, maxHeaderSize: 16384 };
 
 /**
  * Builds the whole application: the server's main and the tests call this same function (tests use

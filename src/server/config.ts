@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_LIMITS } from './plugins/app/limits';
 
 // "true"/"false" (and 1/0, yes/no) from the environment; z.coerce.boolean would read "false" as true.
 const flag = (fallback: boolean) =>
@@ -44,9 +45,9 @@ const environment = z.object({
   /** JSON file of API key hashes and the correspondent ids each key may use; unset = keys off. */
   API_KEYS_FILE: z.string().optional(),
   /** Longest accepted request target (path and query), in bytes; longer gets 414. */
-  MAX_URL_LENGTH: z.coerce.number().int().min(256).max(65536).default(8192),
+  MAX_URL_LENGTH: z.coerce.number().int().min(256).max(65536).default(DEFAULT_LIMITS.maxUrlLength),
   /** Largest accepted request head (request line and headers), in bytes; larger gets 431. */
-  MAX_HEADER_SIZE: z.coerce.number().int().min(1024).max(65536).default(16384),
+  MAX_HEADER_SIZE: z.coerce.number().int().min(1024).max(65536).default(DEFAULT_LIMITS.maxHeaderSize),
   /** How long SIGTERM waits for in-flight requests before giving up (exit 1). */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
 });

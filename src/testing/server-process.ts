@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
@@ -29,34 +29,43 @@ export function seededDataDir(): string {
 
 /** Starts the server; resolves once it listens, or with `url` empty once it exited without listening. */
 export async function startServer(env: Record<string, string>, dataDir = seededDataDir(), timeoutMs = 60_000): Promise<ServerProcess> {
+  // Output goes to a file, as a deployed server's would: the test process then never throttles the server
+  // by reading its log (a soak writes one audit line per request).
+  const logFile = join(dataDir, 'server.log');
+  const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: process.cwd(),
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '0', PORTAL_DIR: join(dataDir, 'no-portal'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log, log],
   });
-  let text = '';
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  closeSync(log);
+  // The start-up messages and errors: the last 64 KB of the output.
+  const text = () => {
+    try {
+      return readFileSync(logFile, 'latin1').slice(-65_536);
+    } catch {
+      return '';
+    }
+  };
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within ${timeoutMs} ms:\n${text}`)), timeoutMs);
-    const look = () => {
-      const match = /serving on (http:\/\/127\.0\.0\.1:\d+)\//.exec(text);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout!.on('data', look);
-    void exited.then(() => {
-      clearTimeout(timer);
-      resolve('');
-    });
-  });
+  // Never leave a server behind when the test process ends early (timeout, interrupt).
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
+  let ended = false;
+  void exited.then(() => (ended = true));
+  let url = '';
+  for (const started = Date.now(); !url; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    url = /serving on (http:\/\/127\.0\.0\.1:\d+)\//.exec(text())?.[1] ?? '';
+    if (url) break;
+    if (ended) break;
+    if (Date.now() - started > timeoutMs) throw new Error(`server did not start within ${timeoutMs} ms:\n${text()}`);
+  }
+  if (!url) await exited;
   return {
     child,
     url,
-    output: () => text,
+    output: text,
     exited,
     dataDir,
     async stop() {

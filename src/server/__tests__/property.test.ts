@@ -18,7 +18,7 @@ import {
   statesResponse,
 } from '../../contract';
 import { createTestApp, FINANCIAL_ID, type TestApp } from '../../testing/test-app';
-import { DEFAULT_LIMITS } from '../app';
+import { DEFAULT_LIMITS } from '../plugins/app/limits';
 
 // Property-based suite: generated query strings and headers against every endpoint. Whatever is sent, the
 // answer is 200 with a body valid against the endpoint's contract, or a 400 problem (404 on unknown

@@ -7,6 +7,9 @@ import { PROBLEM_TYPES, ProblemError, problemBody, type ProblemKind } from '../.
 // Size limits on what a client may send (docs/readme/security.md, "Limits"). Lookups take short values
 // (free text ≤ 100 characters), so even a fully %-encoded request stays far below these.
 
+/** MAX_URL_LENGTH and MAX_HEADER_SIZE when not configured (Node's own default head size is 16 KB too). */
+export const DEFAULT_LIMITS = { maxUrlLength: 8192, maxHeaderSize: 16384 };
+
 /** onRequest hook: a request target (path and query) longer than maxUrlLength bytes gets 414. */
 export function requestTargetLimit(maxUrlLength: number) {
   return async (request: FastifyRequest) => {
