@@ -45,7 +45,7 @@ export interface AppOptions {
   corsOrigins?: string[];
   /** Correspondent registry and API keys (CORRESPONDENTS_FILE, API_KEYS_FILE); absent = both off. */
   access?: AccessOptions;
-  /** MAX_URL_LENGTH and MAX_HEADER_SIZE; see docs/readme/security.md. */
+  /** MAX_URL_LENGTH and MAX_HEADER_SIZE; see README.md, "Security and operations". */
   limits?: { maxUrlLength: number; maxHeaderSize: number };
 }
 

@@ -35,7 +35,7 @@ const environment = z.object({
   // Shared state of several instances (rate-limit counters) lives in Redis when set; in memory otherwise.
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   REDIS_KEY_PREFIX: z.string().default('rpl:'),
-  // Security and operations (docs/readme/security.md).
+  // Security and operations (README.md, "Security and operations").
   /** false: a missing database file is an error at start instead of being created and seeded. */
   SEED_ON_START: flag(true),
   /** Browser origins allowed to call the API cross-origin; empty (the default) = CORS closed. */

@@ -6,7 +6,7 @@ import { placeKey } from '../seed/states';
 import { BD_DISTRICT_CODES } from './bd-districts';
 
 // Row schemas of the import files: one zod object per kind over the file's columns (data/seed/SOURCES.md,
-// docs/readme/data-formats.md). They check what a row says on its own — required fields, code formats,
+// README.md, "Keeping partner data current"). They check what a row says on its own — required fields, code formats,
 // catalog values; what needs the served data (served countries, states, duplicates, references) is checked
 // by the importer. Values arrive trimmed, as text; an empty cell is ''.
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { FINANCIAL_ID_PATTERN } from '../../../contract';
 import { ProblemError } from '../../problems';
 
-// Who may call the lookups. Both checks are off unless configured (docs/readme/security.md):
+// Who may call the lookups. Both checks are off unless configured (README.md, "Security and operations"):
 // - the correspondent registry: only listed x-fapi-financial-id values are served (403 otherwise);
 // - API keys: `Authorization: Bearer <key>` must be a known key (401 otherwise), and the key may only be
 //   used with the correspondent ids it is bound to (403 otherwise).

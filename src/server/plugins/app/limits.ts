@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { PROBLEM_TYPES, ProblemError, problemBody, type ProblemKind } from '../../problems';
 
-// Size limits on what a client may send (docs/readme/security.md, "Limits"). Lookups take short values
+// Size limits on what a client may send (README.md, "Security and operations", "Limits"). Lookups take short values
 // (free text ≤ 100 characters), so even a fully %-encoded request stays far below these.
 
 /** MAX_URL_LENGTH and MAX_HEADER_SIZE when not configured (Node's own default head size is 16 KB too). */
