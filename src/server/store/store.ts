@@ -7,7 +7,9 @@ import type {
   Page,
   PayoutNetwork,
 } from '../../contract';
+import { PAYOUT_TYPES, type PayoutType } from '../../contract';
 import type { DataSet, DataSetSource } from '../seed/data-set';
+import { deliveryModeCodeOf } from '../seed/delivery-modes';
 
 // The store: everything the routes may ask of the data, in the domain's words. One implementation per
 // engine (sqlite/, later postgres/); routes never see SQL.
@@ -75,3 +77,17 @@ export class StoreUnavailableError extends Error {
     this.name = 'StoreUnavailableError';
   }
 }
+
+/** A head office row as both engines read it for the payout-network lookup. */
+export interface HeadOfficeNetworkRow { code: string; name: string; network_name: string; payout_type: PayoutType }
+
+/** The payout-network record of a head office, with its payout type spelled out (spec §2). */
+export const toPayoutNetwork = (row: HeadOfficeNetworkRow, receivingCountry: string, deliveryMode: number) => ({
+  receivingAgentHeadOfficeCode: row.code,
+  headOfficeName: row.name,
+  networkName: row.network_name,
+  payoutType: row.payout_type,
+  payoutTypeDescription: PAYOUT_TYPES[row.payout_type],
+  deliveryMode: deliveryModeCodeOf(deliveryMode),
+  receivingCountry,
+});

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import pg from 'pg';
 import {
   ACCOUNT_TRANSFER_TO_OTHER_BANK,
-  PAYOUT_TYPES,
   type Agent,
   type BankBranch,
   type City,
@@ -22,6 +21,8 @@ import {
   type DataStatus,
   type LookupStore,
   type ReferenceData,
+  toPayoutNetwork,
+  type HeadOfficeNetworkRow,
 } from '../store';
 
 // The PostgreSQL store: the same questions as the SQLite store (sqlite/sqlite-store.ts) answered row for row
@@ -457,20 +458,12 @@ export class PgStore implements LookupStore {
 
   async payoutNetworks(receivingCountry: string, deliveryMode: number): Promise<PayoutNetwork[]> {
     const p = new Parameters();
-    const rows = await this.query<{ code: string; name: string; network_name: string; payout_type: PayoutType }>(
+    const rows = await this.query<HeadOfficeNetworkRow>(
       `SELECT h.code, h.name, h.network_name, h.payout_type FROM head_offices h
        WHERE h.country = ${p.add(receivingCountry)} AND ${offersMode(p, deliveryMode)} ORDER BY h.network_name, h.code`,
       p.values,
     );
-    return rows.map((r) => ({
-      receivingAgentHeadOfficeCode: r.code,
-      headOfficeName: r.name,
-      networkName: r.network_name,
-      payoutType: r.payout_type,
-      payoutTypeDescription: PAYOUT_TYPES[r.payout_type],
-      deliveryMode: deliveryModeCodeOf(deliveryMode),
-      receivingCountry,
-    }));
+    return rows.map((row) => toPayoutNetwork(row, receivingCountry, deliveryMode));
   }
 
   /** A bank code outside the head office's banks, or a head office not offering mode 04, gives an empty page. */

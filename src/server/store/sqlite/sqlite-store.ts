@@ -4,7 +4,6 @@ import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import {
   ACCOUNT_TRANSFER_TO_OTHER_BANK,
-  PAYOUT_TYPES,
   type Agent,
   type BankBranch,
   type City,
@@ -21,6 +20,8 @@ import {
   type DataStatus,
   type LookupStore,
   type ReferenceData,
+  toPayoutNetwork,
+  type HeadOfficeNetworkRow,
 } from '../store';
 
 const MIGRATIONS_DIR = import.meta.dirname;
@@ -406,16 +407,8 @@ export class SqliteStore implements LookupStore {
     const rows = this.prepare(
       `SELECT h.code, h.name, h.network_name, h.payout_type FROM head_offices h
        WHERE h.country = @country AND ${OFFERS_MODE} ORDER BY h.network_name, h.code`,
-    ).all({ country: receivingCountry, deliveryMode }) as { code: string; name: string; network_name: string; payout_type: PayoutType }[];
-    return rows.map((r) => ({
-      receivingAgentHeadOfficeCode: r.code,
-      headOfficeName: r.name,
-      networkName: r.network_name,
-      payoutType: r.payout_type,
-      payoutTypeDescription: PAYOUT_TYPES[r.payout_type],
-      deliveryMode: deliveryModeCodeOf(deliveryMode),
-      receivingCountry,
-    }));
+    ).all({ country: receivingCountry, deliveryMode }) as HeadOfficeNetworkRow[];
+    return rows.map((row) => toPayoutNetwork(row, receivingCountry, deliveryMode));
   }
 
   /**

@@ -11,10 +11,10 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK, agentsQuery, type Agent } from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
-import { ExportCsvButton, type CsvColumn } from '../../../components/ui/export-csv-button';
+import { type CsvColumn } from '../../../components/ui/export-csv-button';
+import { ResultsHeader } from '../../../components/ui/results-header';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { ResultsPagination } from '../../../components/ui/results-pagination';
 import { presentValues, useScreenParams } from '../../../lib/url-state';
@@ -119,12 +119,7 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
       >
         {agents.data && (
           <>
-            <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
-              <Typography role="status" data-testid="result-total">
-                {agents.data.pagination.totalItems.toLocaleString('en')} agents
-              </Typography>
-              <ExportCsvButton rows={agents.data.data} columns={CSV_COLUMNS} fileName={`agents-${receivingCountry}-${deliveryMode}.csv`} />
-            </Stack>
+            <ResultsHeader total={agents.data.pagination.totalItems} noun="agents" rows={agents.data.data} columns={CSV_COLUMNS} fileName={`agents-${receivingCountry}-${deliveryMode}.csv`} />
             <TableContainer sx={{ overflowX: 'auto' }}>
               <Table size="small" aria-label="Agents">
                 <TableHead>

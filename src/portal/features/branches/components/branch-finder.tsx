@@ -9,11 +9,11 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
 import { DISTRICT_COUNTRY, branchesQuery, type BankBranch } from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
-import { ExportCsvButton, type CsvColumn } from '../../../components/ui/export-csv-button';
+import { type CsvColumn } from '../../../components/ui/export-csv-button';
+import { ResultsHeader } from '../../../components/ui/results-header';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { ResultsPagination } from '../../../components/ui/results-pagination';
 import { presentValues, useScreenParams } from '../../../lib/url-state';
@@ -142,12 +142,7 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
       >
         {branches.data && (
           <>
-            <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
-              <Typography role="status" data-testid="result-total">
-                {branches.data.pagination.totalItems.toLocaleString('en')} branches
-              </Typography>
-              <ExportCsvButton rows={branches.data.data} columns={CSV_COLUMNS} fileName={`branches-${receivingCountry}-${headOffice}.csv`} />
-            </Stack>
+            <ResultsHeader total={branches.data.pagination.totalItems} noun="branches" rows={branches.data.data} columns={CSV_COLUMNS} fileName={`branches-${receivingCountry}-${headOffice}.csv`} />
             <TableContainer sx={{ overflowX: 'auto' }}>
               <Table size="small" aria-label="Bank branches">
                 <TableHead>

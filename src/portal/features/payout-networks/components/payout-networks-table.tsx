@@ -9,7 +9,8 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { PAYOUT_TYPES, type PayoutNetwork } from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
-import { ExportCsvButton, type CsvColumn } from '../../../components/ui/export-csv-button';
+import { type CsvColumn } from '../../../components/ui/export-csv-button';
+import { ResultsHeader } from '../../../components/ui/results-header';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { usePayoutNetworks } from '../api/get-payout-networks';
 
@@ -45,12 +46,7 @@ export function PayoutNetworksTable({ receivingCountry, deliveryMode }: { receiv
       >
         {networks.data && (
           <>
-            <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
-              <Typography role="status" data-testid="result-total">
-                {networks.data.data.length} payout networks
-              </Typography>
-              <ExportCsvButton rows={networks.data.data} columns={CSV_COLUMNS} fileName={`payout-networks-${receivingCountry}-${deliveryMode}.csv`} />
-            </Stack>
+            <ResultsHeader total={networks.data.data.length} noun="payout networks" rows={networks.data.data} columns={CSV_COLUMNS} fileName={`payout-networks-${receivingCountry}-${deliveryMode}.csv`} />
             <TableContainer sx={{ overflowX: 'auto' }}>
               <Table size="small" aria-label="Payout networks">
                 <TableHead>
