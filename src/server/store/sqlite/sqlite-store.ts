@@ -51,6 +51,16 @@ export function migrate(db: Database.Database): number {
   return applied;
 }
 
+/**
+ * How every branch-backed answer (bank branches, and the mode-04 agent list) reads its rows: in answer order
+ * along bank_branches_by_name, or, when the trigram indexes narrow the rows enough, from those rows sorted.
+ */
+const BRANCHES_IN_ANSWER_ORDER = {
+  from: 'bank_branches b INDEXED BY bank_branches_by_name',
+  narrowedFrom: 'bank_branches b NOT INDEXED',
+  orderBy: 'b.bank_name, b.branch_name, b.id',
+} as const;
+
 type HeadOfficeOfBranches = { code: string; name: string; payout_type: PayoutType };
 
 interface AgentRecord {
@@ -388,12 +398,10 @@ export class SqliteStore implements LookupStore {
     return {
       key: `branch-agents:${JSON.stringify(params)}`,
       select: '@headOffice AS head_office_code, @headOfficeName AS head_office_name, @payoutType AS payout_type, b.*',
-      from: 'bank_branches b INDEXED BY bank_branches_by_name',
-      narrowedFrom: 'bank_branches b NOT INDEXED',
+      ...BRANCHES_IN_ANSWER_ORDER,
       scope,
       filters,
       narrowing,
-      orderBy: 'b.bank_name, b.branch_name, b.id',
       decorate: (page) => `SELECT b.head_office_code, b.head_office_name, coalesce(b.routing_number, b.bank_code || '-' || b.id) AS agent_code,
           b.branch_name AS agent_name, b.address_line1, b.address_line2, b.city, b.state, s.name AS state_name,
           NULL AS phone_number, b.country, b.payout_type, '4' AS delivery_modes, b.bank_code, b.bank_name, b.routing_number
@@ -467,12 +475,10 @@ export class SqliteStore implements LookupStore {
       {
         key: `branches:${JSON.stringify(params)}`,
         select: 'b.id, b.bank_code, b.bank_name, b.routing_number, b.branch_name, b.address_line1, b.address_line2, b.city, b.district, b.state, b.country',
-        from: 'bank_branches b INDEXED BY bank_branches_by_name',
-        narrowedFrom: 'bank_branches b NOT INDEXED',
+        ...BRANCHES_IN_ANSWER_ORDER,
         scope,
         filters,
         narrowing,
-        orderBy: 'b.bank_name, b.branch_name, b.id',
         decorate: (page) => `SELECT b.*, s.name AS state_name FROM (${page}) b
           LEFT JOIN states s ON s.country = b.country AND s.code = b.state ORDER BY b.bank_name, b.branch_name, b.id`,
         params,
