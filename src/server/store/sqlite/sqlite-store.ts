@@ -11,7 +11,7 @@ import {
   type PayoutType,
 } from '../../../contract';
 import { deliveryModeCodeOf } from '../../seed/delivery-modes';
-import type { DataSet } from '../../seed/data-set';
+import type { BranchRow, DataSet } from '../../seed/data-set';
 import {
   pageOf,
   splitBankBranchSearch,
@@ -26,10 +26,10 @@ import {
 
 const MIGRATIONS_DIR = import.meta.dirname;
 
-/** Fills the contains indexes of 002-contains-indexes.sql from the rows of a load (the migration's own last step). */
-const CONTAINS_INDEXES_BUILD = (() => {
-  const migration = readFileSync(join(MIGRATIONS_DIR, '003-contains-indexes.sql'), 'utf8');
-  return migration.slice(migration.indexOf('INSERT INTO branch_banks'));
+/** Fills the trigram indexes from the rows of a load: the last statements of 005-trigram-indexes-fill.sql. */
+const TRIGRAM_INDEXES_FILL = (() => {
+  const migration = readFileSync(join(MIGRATIONS_DIR, '005-trigram-indexes-fill.sql'), 'utf8');
+  return migration.slice(migration.indexOf('-- FILL'));
 })();
 
 /** Applies the numbered migrations (NNN-name.sql) this database has not seen, tracked in user_version. */
@@ -143,9 +143,21 @@ const TOTALS_CACHE_SIZE = 10_000;
 const MMAP_BYTES = 4 * 2 ** 30;
 const PAGE_CACHE_KIB = 128 * 1024;
 
-/** A trigram FTS phrase matching `term` as a substring; null when the term is too short for trigrams. */
-export function trigramPhrase(term: string): string | null {
-  return [...term].length >= 3 ? `"${term.replaceAll('"', '""')}"` : null;
+/** At most this many of a term's trigrams are asked for: a long term's first few already pick few rows. */
+const MAX_QUERY_TRIGRAMS = 16;
+
+/**
+ * An FTS5 query for the rows whose text holds every trigram of `term` (005: the indexes keep no positions,
+ * so not as a phrase): a superset of the rows containing `term`, which instr() narrows to exactly those.
+ * Parenthesised, so that it can stand behind a column filter. Null when the term is too short for trigrams.
+ */
+export function trigramQuery(term: string): string | null {
+  const chars = [...term];
+  const trigrams = [...new Set(chars.slice(2).map((_, i) => chars.slice(i, i + 3).join('')))];
+  if (trigrams.length === 0) return null;
+  const step = Math.max(1, trigrams.length / MAX_QUERY_TRIGRAMS);
+  const asked = Array.from({ length: Math.min(trigrams.length, MAX_QUERY_TRIGRAMS) }, (_, i) => trigrams[Math.floor(i * step)]);
+  return `(${asked.map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ')})`;
 }
 
 export class SqliteStore implements LookupStore {
@@ -243,13 +255,19 @@ export class SqliteStore implements LookupStore {
            address_line2, city, district, state, bank_name_search, address_line1_search, address_line2_search,
            district_search) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
+      // The banks of the branch table (branch_banks), gathered on the way rather than by a DISTINCT scan.
+      const banks = new Map<string, BranchRow>();
       for (const b of dataSet.branches) {
+        const bankKey = `${b.country}\u0000${b.bankCode}\u0000${b.bankName}`;
+        if (!banks.has(bankKey)) banks.set(bankKey, b);
         insertBranch.run(
           b.country, b.bankCode, b.bankName, b.routingNumber, b.branchName, b.addressLine1, b.addressLine2,
           b.city, b.district, b.state, b.bankName.toLowerCase(), b.addressLine1?.toLowerCase() ?? null,
           b.addressLine2?.toLowerCase() ?? null, b.district?.toLowerCase() ?? null,
         );
       }
+      const insertBank = db.prepare('INSERT INTO branch_banks VALUES (?, ?, ?, ?)');
+      for (const b of banks.values()) insertBank.run(b.country, b.bankCode, b.bankName, b.bankName.toLowerCase());
       const insertAgent = db.prepare(
         `INSERT INTO agents (agent_code, head_office_code, country, agent_name, address_line1, address_line2, city,
            state, phone_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -262,7 +280,7 @@ export class SqliteStore implements LookupStore {
       for (const s of dataSet.sources) {
         insertSource.run(s.kind, s.file, s.sha256, s.rows, s.importedAt ?? importedAt, (s.countries ?? []).join(' '));
       }
-      db.exec(CONTAINS_INDEXES_BUILD);
+      db.exec(TRIGRAM_INDEXES_FILL);
       db.exec('UPDATE data_version SET version = version + 1');
     })();
     // This connection's own commit does not move its PRAGMA data_version.
@@ -330,7 +348,7 @@ export class SqliteStore implements LookupStore {
     let match: string | null = null;
     if (search.search && !office.name.includes(search.search)) {
       filters.push('instr(a.agent_name, @search) > 0');
-      match = trigramPhrase(search.search);
+      match = trigramQuery(search.search);
       if (match) narrowing.push('a.id IN (SELECT rowid FROM agents_fts WHERE agents_fts MATCH @match)');
     }
     const params = { country: search.receivingCountry, headOffice: office.code, state: search.state ?? null, search: search.search ?? null, match };
@@ -373,12 +391,12 @@ export class SqliteStore implements LookupStore {
       // A bank-name contains is answered against the few bank names, then read along the name index.
       if (parts.bankName) scope.push(`b.bank_name IN (${banksNamed('@bankName')})`);
       if (parts.branchName) filters.push('instr(b.branch_name, @branchName) > 0');
-      match = parts.branchName ? trigramPhrase(parts.branchName) : null;
+      match = parts.branchName ? trigramQuery(parts.branchName) : null;
       if (match) narrowing.push('b.id IN (SELECT rowid FROM bank_branches_names_fts WHERE bank_branches_names_fts MATCH @match)');
     } else if (search.search && !office.name.includes(search.search)) {
       // (A head office whose name contains the search answers with all its branches: no filter then.)
       filters.push(`(b.bank_name IN (${banksNamed('@search')}) OR instr(b.branch_name, @search) > 0)`);
-      match = trigramPhrase(search.search);
+      match = trigramQuery(search.search);
       if (match) {
         narrowing.push(`b.id IN (SELECT rowid FROM bank_branches_names_fts WHERE bank_branches_names_fts MATCH @match
           UNION ALL SELECT id FROM bank_branches WHERE country = @country AND bank_name IN (${banksNamed('@search')}))`);
@@ -447,17 +465,17 @@ export class SqliteStore implements LookupStore {
       narrowing.push(`b.id IN (SELECT id FROM bank_branches WHERE routing_number = @bankCode
         UNION ALL SELECT id FROM bank_branches WHERE country = @country AND bank_code = @bankCode)`);
     }
-    const phrases: string[] = [];
+    const columnQueries: string[] = [];
     const contains = (column: string, param: string, term: string | undefined) => {
       if (!term) return;
       filters.push(`instr(b.${column}, @${param}) > 0`);
-      const phrase = trigramPhrase(term.toLowerCase());
-      if (phrase) phrases.push(`{${column}}: ${phrase}`);
+      const query = trigramQuery(term.toLowerCase());
+      if (query) columnQueries.push(`{${column}}: ${query}`);
     };
     contains('address_line1_search', 'branchLocation', search.branchLocation);
     contains('address_line2_search', 'address', search.address);
     contains('district_search', 'district', search.district);
-    const match = phrases.length ? phrases.join(' AND ') : null;
+    const match = columnQueries.length ? columnQueries.join(' AND ') : null;
     if (match) narrowing.push('b.id IN (SELECT rowid FROM bank_branches_search_fts WHERE bank_branches_search_fts MATCH @match)');
     const params = {
       headOffice: search.receivingAgentHeadOfficeCode,
