@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { SingleBar } from 'cli-progress';
+import { MultiBar, type SingleBar } from 'cli-progress';
 import { loadConfig } from '../src/server/config';
 import { openStore } from '../src/server/store/open-store';
 import { IMPORT_KINDS, type ImportKind } from '../src/server/importer/kinds';
@@ -22,33 +22,27 @@ async function main(): Promise<number> {
   }
   const config = loadConfig();
   const store = await openStore({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, log: (m) => console.error(m) });
-  // The bar is for people watching a terminal; logs and pipes get the phase lines and the summary only.
-  const bar = process.stderr.isTTY
-    ? new SingleBar({ stream: process.stderr, format: '{phase} {bar} {percentage}% | {value}/{total} rows | {speed} rows/s', hideCursor: true })
+  // Bars (validating, writing: they run side by side on a large file) are for people watching a terminal;
+  // logs and pipes get the phase lines and the summary only.
+  const bars = process.stderr.isTTY
+    ? new MultiBar({ stream: process.stderr, format: '{phase} {bar} {percentage}% | {value}/{total} rows | {speed} rows/s', hideCursor: true })
     : null;
+  const barOf = new Map<string, SingleBar>();
   const started = performance.now();
-  let barPhase = '';
   try {
     const report = await importFile(store, kind as ImportKind, file, {
       dryRun: values['dry-run'],
       skipInvalid: values['skip-invalid'],
       onProgress: ({ phase, done, total }) => {
-        if (!bar) return;
-        if (phase !== barPhase) {
-          bar.stop();
-          bar.start(total, 0, { phase, speed: 0 });
-          barPhase = phase;
-        }
-        // Rows per second over the whole import so far, the same measure as the summary line.
-        bar.update(done, { phase, speed: Math.round(done / Math.max((performance.now() - started) / 1000, 0.001)) });
+        if (!bars) return;
+        let bar = barOf.get(phase);
+        if (!bar) barOf.set(phase, (bar = bars.create(total, 0, { phase: phase.padEnd(10), speed: 0 })));
+        // Rows per second since the import started, the same measure as the summary line.
+        bar.update(done, { speed: Math.round(done / Math.max((performance.now() - started) / 1000, 0.001)) });
       },
-      onPhase: (message) => {
-        bar?.stop();
-        barPhase = '';
-        console.error(message);
-      },
+      onPhase: (message) => (bars ? bars.log(`${message}\n`) : console.error(message)),
     });
-    bar?.stop();
+    bars?.stop();
     console.log(formatReport(report));
     return report.problems.length > 0 ? 1 : 0;
   } finally {

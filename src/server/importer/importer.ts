@@ -1,20 +1,31 @@
+import { Worker } from 'node:worker_threads';
+import type { DataSet } from '../seed/data-set';
 import type { LookupStore } from '../store/store';
-import { KIND_DEFINITIONS, type GoodRow, type ImportKind, type ImportKindDefinition } from './kinds';
-import { readImportFile, type FileProblem, type FileProgress } from './read-file';
+import { KIND_DEFINITIONS, type GoodRow, type ImportKind, type ImportKindDefinition, type KindCheck } from './kinds';
+import { loadImportFile, parseImportFile, type FileProblem, type ImportFile, type FileProgress, type FileRecord } from './read-file';
+import { goodRows, validateRecords, type Validation, type ValidationJob, type ValidationMessage } from './validate';
 
 // An import: read the file, validate every row, and — when nothing is wrong, or with --skip-invalid when
 // the bad rows are left out — build the whole new data set and hand it to the store's replaceDataSet, one
 // transaction. Works on any LookupStore, so every engine gets imports for free.
+//
+// A large file is validated in a worker thread while this thread writes the new data set, as if every row
+// were good, into a transaction that is committed only on a clean verdict (the machine's second core does the
+// validating). With a bad row the transaction is rolled back; --skip-invalid then writes the good rows.
 
 export interface ImportOptions {
   /** Validate and report; change nothing. */
   dryRun?: boolean;
   /** Apply the good rows and report the bad ones, instead of applying nothing. */
   skipInvalid?: boolean;
+  /** Files with at least this many rows are validated in a worker while the data set is written. */
+  parallelFromRows?: number;
   onProgress?: (progress: FileProgress) => void;
-  /** Phase announcements ("validating", "replacing") for the command's log. */
+  /** Phase announcements ("Validating …", "Replacing …") for the command's log. */
   onPhase?: (message: string) => void;
 }
+
+export const PARALLEL_FROM_ROWS = 20_000;
 
 export interface ImportReport {
   kind: ImportKind;
@@ -31,8 +42,15 @@ export interface ImportReport {
   scope: string;
   /** Why nothing was applied, when nothing was. */
   notApplied?: string;
-  seconds: { read: number; validate: number; apply: number; total: number };
-  /** Rows read per second over the whole import, reading to commit. */
+  /** Whether the rows were validated in a worker thread while the new data set was being written. */
+  parallel: boolean;
+  /**
+   * Seconds from the start: `read` the file parsed, `validate` every row checked, `commit` the new data set
+   * committed (served from then on), `total` the command's work done (after the commit: the store's
+   * housekeeping, e.g. SQLite's WAL checkpoint). `write` is the replace alone, start to commit.
+   */
+  seconds: { read: number; validate: number; write: number; commit: number; total: number };
+  /** Rows read per second from reading to commit (to the end when nothing was applied). */
   rowsPerSecond: number;
 }
 
@@ -44,68 +62,97 @@ export async function importFile(store: LookupStore, kind: ImportKind, path: str
 
 async function runImport<R>(store: LookupStore, definition: ImportKindDefinition<R>, path: string, options: ImportOptions): Promise<ImportReport> {
   const phase = options.onPhase ?? (() => {});
+  const progress = options.onProgress ?? (() => {});
   const started = performance.now();
-  const seconds = { read: 0, validate: 0, apply: 0, total: 0 };
-  const lap = (since: number) => (performance.now() - since) / 1000;
+  const since = () => (performance.now() - started) / 1000;
+  const seconds = { read: 0, validate: 0, write: 0, commit: 0, total: 0 };
 
-  const read = await readImportFile(path, definition.columns, options.onProgress);
-  seconds.read = lap(started);
+  const input = loadImportFile(path);
+  const read = 'bytes' in input ? parseImportFile(input, definition.columns) : null;
+  seconds.read = since();
   const report: ImportReport = {
     kind: definition.kind,
-    file: read.source.file,
-    sha256: read.source.sha256,
-    rowsRead: read.records.length,
+    file: read?.source.file ?? path.split('/').pop()!,
+    sha256: read?.source.sha256 ?? '',
+    rowsRead: read?.records.length ?? 0,
     rowsValid: 0,
     rowsBad: 0,
-    problems: [...read.fileProblems],
+    problems: read ? [...read.fileProblems] : [input as FileProblem],
     applied: false,
     scope: '',
+    parallel: false,
     seconds,
     rowsPerSecond: 0,
   };
   const finish = (notApplied?: string) => {
-    seconds.total = lap(started);
-    report.rowsPerSecond = seconds.total > 0 ? Math.round(report.rowsRead / seconds.total) : 0;
+    seconds.total = since();
+    const measured = report.applied ? seconds.commit : seconds.total;
+    report.rowsPerSecond = measured > 0 ? Math.round(report.rowsRead / measured) : 0;
     report.problems.sort(byLine);
     if (notApplied) report.notApplied = notApplied;
     return report;
   };
-  if (read.fileProblems.length) return finish('the file itself has problems');
+  if (!read || read.fileProblems.length) return finish('the file itself has problems');
+  const { records } = read;
+  const { bytes } = input as ImportFile;
+  const source = { kind: definition.kind, file: read.source.file, sha256: read.source.sha256 };
 
-  phase(`Validating ${read.records.length} rows of ${report.file} …`);
-  const validateStarted = performance.now();
   const served = await store.readDataSet();
   const check = definition.prepare(served);
-  const good: GoodRow<R>[] = [];
-  const progress = options.onProgress ?? (() => {});
-  const total = read.records.length;
-  for (let index = 0; index < total; index++) {
-    const { line, cells, problems } = read.records[index];
-    if ((index & 0x3fff) === 0) progress({ phase: 'validating', done: index, total });
-    if (problems.length === 0) {
-      const parsed = definition.schema.safeParse(cells);
-      if (parsed.success) problems.push(...check.checkRow(parsed.data, line));
-      else for (const issue of parsed.error.issues) problems.push({ line, column: String(issue.path[0] ?? '') || null, reason: issue.message });
-      if (problems.length === 0) good.push({ line, record: parsed.data as R });
+  const replace = async (dataSet: DataSet, commitWhen: Promise<boolean>) => {
+    const writeStarted = performance.now();
+    const committed = await store.replaceDataSet(dataSet, {
+      commitWhen,
+      onProgress: (done, total) => progress({ phase: 'writing', done, total }),
+      onCommit: () => {
+        seconds.commit = since();
+        seconds.write = (performance.now() - writeStarted) / 1000;
+      },
+    });
+    if (committed) report.applied = true;
+    return committed;
+  };
+
+  // A large file, to be applied: validated in a worker while the data set (every row taken as good) is written.
+  const parallel = !options.dryRun && records.length >= (options.parallelFromRows ?? PARALLEL_FROM_ROWS);
+  let validation: Promise<Validation>;
+  let speculative: Promise<boolean> = Promise.resolve(false);
+  if (parallel) {
+    report.parallel = true;
+    phase(`Validating ${records.length} rows of ${report.file} in a worker thread …`);
+    validation = validateInWorker({ kind: definition.kind, file: read.source.file, bytes, served }, progress).catch((error: Error) => {
+      // No worker (a runtime without one): the same validation, in this thread.
+      phase(`The validation worker failed (${error.message.split('\n')[0]}); validating in this thread …`);
+      report.parallel = false;
+      return validateRecords(definition, records, served, progress);
+    });
+    const next = buildAll(check, records, source);
+    if (next && next.problems.length === 0) {
+      phase(`Replacing ${next.scope} in one transaction, committed only if every row is valid …`);
+      report.scope = next.scope;
+      speculative = replace(next.dataSet, validation.then((v) => v.rowsBad === 0));
     }
-    if (problems.length) {
-      report.rowsBad++;
-      report.problems.push(...problems);
-    }
+  } else {
+    phase(`Validating ${records.length} rows of ${report.file} …`);
+    validation = Promise.resolve(validateRecords(definition, records, served, progress));
   }
-  progress({ phase: 'validating', done: total, total });
-  report.rowsValid = good.length;
-  seconds.validate = lap(validateStarted);
+
+  // Whatever the write does, the verdict is the validation's: every bad row reported.
+  const verdict = await validation;
+  seconds.validate = since();
+  report.rowsValid = verdict.rowsValid;
+  report.rowsBad = verdict.rowsBad;
+  report.problems.push(...verdict.problems);
+  if (await speculative) return finish();
 
   // An empty (or wholly bad) file never replaces what is served: that would silently lose the data.
-  if (good.length === 0) {
-    if (read.records.length === 0) report.problems.push({ line: null, column: null, reason: 'the file has no rows; nothing would be served' });
+  if (verdict.rowsValid === 0) {
+    if (records.length === 0) report.problems.push({ line: null, column: null, reason: 'the file has no rows; nothing would be served' });
     return finish('no valid rows');
   }
   if (report.rowsBad > 0 && !options.skipInvalid) return finish(`${report.rowsBad} bad rows (all or nothing; --skip-invalid applies the good rows)`);
 
-  const source = { kind: definition.kind, file: read.source.file, sha256: read.source.sha256, rows: good.length };
-  const next = check.build(good, source);
+  const next = check.build(goodRows<R>(records, verdict.good), { ...source, rows: verdict.rowsValid });
   report.scope = next.scope;
   if (next.problems.length) {
     report.problems.push(...next.problems);
@@ -114,9 +161,45 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
   if (options.dryRun) return finish('dry run');
 
   phase(`Replacing ${next.scope} in one transaction …`);
-  const applyStarted = performance.now();
-  await store.replaceDataSet(next.dataSet);
-  seconds.apply = lap(applyStarted);
-  report.applied = true;
+  await replace(next.dataSet, Promise.resolve(true));
   return finish();
+}
+
+/**
+ * The data set with every row of the file taken as good, for the write that runs alongside the validation;
+ * null when the rows are too broken to build one (the validation then tells why, and nothing is written).
+ */
+function buildAll<R>(check: KindCheck<R>, records: FileRecord[], source: { kind: string; file: string; sha256: string }) {
+  try {
+    const rows: GoodRow<R>[] = records.map((r) => ({ line: r.line, record: r.cells as R }));
+    return check.build(rows, { ...source, rows: records.length });
+  } catch {
+    return null;
+  }
+}
+
+/** Runs validate-worker.ts on the job; settles with its verdict, or rejects when the worker fails. */
+function validateInWorker(job: ValidationJob, onProgress: (progress: FileProgress) => void): Promise<Validation> {
+  return new Promise((resolve, reject) => {
+    // The worker is TypeScript, and a worker thread does not inherit its parent's loader: it registers tsx's first.
+    const worker = new Worker(
+      `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+        .then(({ register }) => { register(); return import(${JSON.stringify(new URL('./validate-worker.ts', import.meta.url).href)}); })`,
+      { eval: true, workerData: job },
+    );
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      outcome();
+      void worker.terminate();
+    };
+    worker.on('message', (message: ValidationMessage) => {
+      if (message.type === 'progress') onProgress(message.progress);
+      else if (message.type === 'done') settle(() => resolve(message.validation));
+      else settle(() => reject(new Error(`validation failed: ${message.message}`)));
+    });
+    worker.on('error', (error) => settle(() => reject(error)));
+    worker.on('exit', (code) => settle(() => reject(new Error(`the validation worker stopped (exit code ${code})`))));
+  });
 }

@@ -100,6 +100,17 @@ function cachedStates(served: DataSet) {
   };
 }
 
+/** The rows grouped by country, countries in code order, each country's rows in the order given. */
+function inCountryOrder(rows: BranchRow[]): BranchRow[] {
+  const byCountry = new Map<string, BranchRow[]>();
+  for (const row of rows) {
+    const group = byCountry.get(row.country);
+    if (group) group.push(row);
+    else byCountry.set(row.country, [row]);
+  }
+  return [...byCountry.keys()].sort().flatMap((country) => byCountry.get(country)!);
+}
+
 /** First line of each key; reports later lines as duplicates. */
 function duplicateCheck(column: string, what: string) {
   const firstLine = new Map<string, number>();
@@ -148,10 +159,8 @@ export const branchesKind: ImportKindDefinition<BranchFileRecord> = {
       build(rows, source) {
         const replaced = new Set(rows.map((r) => r.record.country));
         const imported = rows.map((r) => toBranchRow(r.record, resolve));
-        // Stable sort: the served order is by country, each country's rows in file order.
-        const branches = [...served.branches.filter((b) => !replaced.has(b.country)), ...imported].sort((a, b) =>
-          a.country < b.country ? -1 : a.country > b.country ? 1 : 0,
-        );
+        // The served order: by country, each country's rows in file order.
+        const branches = inCountryOrder([...served.branches.filter((b) => !replaced.has(b.country)), ...imported]);
         const newBanksOf = sortedBanks(branches);
         const headOffices = served.headOffices.map((h) =>
           replaced.has(h.country) && routesToAllBanks(h, banksOf) ? { ...h, bankCodes: newBanksOf(h.country) } : h,

@@ -27,6 +27,21 @@ export type BranchSearch = Required<Pick<BranchesQuery, 'pageNumber' | 'pageSize
 
 export interface DataStatus { sources: (DataSetSource & { importedAt: string; countries: string[] })[] }
 
+/** How a replace is carried out; every field is optional. */
+export interface ReplaceOptions {
+  /**
+   * Decides, once the new data set is written, whether it is committed (true) or rolled back (false); a
+   * rejection rolls back too. The import writes while its validation still runs, and commits on a clean
+   * verdict. With it the write also yields to the event loop between chunks (progress, the worker's
+   * messages): only for a connection nothing else uses meanwhile, as in the import command.
+   */
+  commitWhen?: Promise<boolean>;
+  /** Rows of the large tables (branches, agents) written so far, of all. */
+  onProgress?: (done: number, total: number) => void;
+  /** Called right after the commit, before housekeeping (checkpoint, statistics), with the phase it enters. */
+  onCommit?: () => void;
+}
+
 export interface LookupStore {
   readonly engine: 'sqlite' | 'postgres';
   /**
@@ -36,8 +51,11 @@ export interface LookupStore {
   dataVersion(): Promise<string>;
   /** True when a data set has been loaded. */
   hasData(): Promise<boolean>;
-  /** Replaces the whole served data set atomically: readers see the old set or the new one, never a mix. */
-  replaceDataSet(dataSet: DataSet): Promise<void>;
+  /**
+   * Replaces the whole served data set atomically: readers see the old set or the new one, never a mix.
+   * Resolves true when committed, false when `commitWhen` said no (rolled back: nothing changed).
+   */
+  replaceDataSet(dataSet: DataSet, options?: ReplaceOptions): Promise<boolean>;
   referenceData(): Promise<ReferenceData>;
   cities(receivingCountry: string, state: string): Promise<City[]>;
   agents(search: AgentSearch): Promise<Page<Agent>>;

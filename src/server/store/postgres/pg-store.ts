@@ -20,6 +20,7 @@ import {
   type BranchSearch,
   type DataStatus,
   type LookupStore,
+  type ReplaceOptions,
   type ReferenceData,
   toPayoutNetwork,
   type HeadOfficeNetworkRow,
@@ -250,9 +251,9 @@ export class PgStore implements LookupStore {
    * One transaction: readers keep seeing the old data set (MVCC) until the commit, then the new one. The
    * version row is locked first, so two imports run one after the other rather than interleave.
    */
-  async replaceDataSet(dataSet: DataSet): Promise<void> {
+  async replaceDataSet(dataSet: DataSet, options: ReplaceOptions = {}): Promise<boolean> {
     const importedAt = new Date().toISOString();
-    await this.guard(async () => {
+    return this.guard(async () => {
       const client = await this.pool.connect();
       try {
         await client.query('BEGIN');
@@ -305,6 +306,8 @@ export class PgStore implements LookupStore {
             b.addressLine2?.toLowerCase() ?? null, b.district?.toLowerCase() ?? null,
           ]),
         );
+        const rows = dataSet.branches.length + dataSet.agents.length;
+        options.onProgress?.(dataSet.branches.length, rows);
         await load(
           await rebuiltTable(client, 'agents'),
           ['id', 'agent_code', 'head_office_code', 'country', 'agent_name', 'address_line1', 'address_line2', 'city', 'state', 'phone_number'],
@@ -313,13 +316,20 @@ export class PgStore implements LookupStore {
             i + 1, a.agentCode, a.headOfficeCode, a.country, a.agentName, a.addressLine1, a.addressLine2, a.city, a.state, a.phoneNumber,
           ]),
         );
+        options.onProgress?.(rows, rows);
         await load(
           'data_sources', ['kind', 'file', 'sha256', 'rows', 'imported_at', 'countries'], ['text', 'text', 'text', 'int', 'text', 'text'],
           dataSet.sources.map((s) => [s.kind, s.file, s.sha256, s.rows, s.importedAt ?? importedAt, (s.countries ?? []).join(' ')]),
         );
         for (const table of REBUILT_TABLES) await swapIn(client, table);
         await client.query('UPDATE data_version SET version = version + 1');
+        if (options.commitWhen && !(await options.commitWhen)) {
+          await client.query('ROLLBACK');
+          client.release();
+          return false;
+        }
         await maintenance(client, 'COMMIT');
+        options.onCommit?.();
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
         client.release();
@@ -333,6 +343,7 @@ export class PgStore implements LookupStore {
       } finally {
         client.release();
       }
+      return true;
     });
   }
 

@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { setImmediate } from 'node:timers/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
@@ -19,6 +20,7 @@ import {
   type BranchSearch,
   type DataStatus,
   type LookupStore,
+  type ReplaceOptions,
   type ReferenceData,
   toPayoutNetwork,
   type HeadOfficeNetworkRow,
@@ -26,11 +28,21 @@ import {
 
 const MIGRATIONS_DIR = import.meta.dirname;
 
-/** Fills the trigram indexes from the rows of a load: the last statements of 005-trigram-indexes-fill.sql. */
+/** Fills the trigram indexes from the rows of a load: the statements that end 005-trigram-indexes-fill.sql. */
 const TRIGRAM_INDEXES_FILL = (() => {
   const migration = readFileSync(join(MIGRATIONS_DIR, '005-trigram-indexes-fill.sql'), 'utf8');
   return migration.slice(migration.indexOf('-- FILL'));
-})();
+})()
+  .split(';')
+  .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
+  .filter(Boolean);
+
+/** Rows written between two steps of a load (a power of two, less one: a mask). */
+const WRITE_STEP_ROWS = 2 ** 14 - 1;
+/** Page cache of a connection while it writes a load: a 300,000-branch load is about 200 MB. */
+const LOAD_CACHE_KIB = 1024 * 1024;
+/** SQLite's default. */
+const WAL_AUTOCHECKPOINT_PAGES = 1000;
 
 /** Applies the numbered migrations (NNN-name.sql) this database has not seen, tracked in user_version. */
 export function migrate(db: Database.Database): number {
@@ -218,74 +230,130 @@ export class SqliteStore implements LookupStore {
     return (this.prepare('SELECT count(*) AS n FROM head_offices').get() as { n: number }).n > 0;
   }
 
-  async replaceDataSet(dataSet: DataSet): Promise<void> {
+  async replaceDataSet(dataSet: DataSet, options: ReplaceOptions = {}): Promise<boolean> {
     const db = this.db;
-    const importedAt = new Date().toISOString();
-    db.transaction(() => {
-      // Large loads are faster into unindexed tables: the indexes (as the migrations defined them) are
-      // dropped and rebuilt inside the same transaction, so readers never see the tables without them.
-      const indexes = db
-        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('bank_branches', 'agents')")
-        .all() as { name: string; sql: string }[];
-      for (const index of indexes) db.exec(`DROP INDEX ${index.name}`);
-      for (const table of [
-        'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices',
-        'head_office_delivery_modes', 'head_office_banks', 'bank_branches', 'branch_banks', 'agents', 'data_sources',
-      ]) {
-        db.exec(`DELETE FROM ${table}`);
+    const { commitWhen } = options;
+    const cacheSize = db.pragma('cache_size', { simple: true }) as number;
+    // The checkpoint is run after the commit (and after onCommit), not inside it.
+    db.pragma('wal_autocheckpoint = 0');
+    // A load's pages stay in memory until the commit instead of spilling to the WAL on the way.
+    db.pragma(`cache_size = -${LOAD_CACHE_KIB}`);
+    let committed = false;
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      for (const _step of this.writeDataSet(dataSet, options.onProgress)) {
+        if (commitWhen) await setImmediate();
       }
-      const insertCountry = db.prepare('INSERT INTO receiving_countries VALUES (?, ?, ?)');
-      for (const c of dataSet.countries) insertCountry.run(c.code, c.name, c.currency);
-      const insertMode = db.prepare('INSERT INTO delivery_modes VALUES (?, ?)');
-      for (const m of dataSet.deliveryModes) insertMode.run(m.value, m.name);
-      const insertState = db.prepare('INSERT INTO states VALUES (?, ?, ?)');
-      for (const s of dataSet.states) insertState.run(s.country, s.code, s.name);
-      const insertCity = db.prepare('INSERT OR IGNORE INTO cities VALUES (?, ?, ?)');
-      for (const c of dataSet.cities) insertCity.run(c.country, c.state, c.name);
-      const insertOffice = db.prepare('INSERT INTO head_offices VALUES (?, ?, ?, ?, ?, ?)');
-      const insertOfficeMode = db.prepare('INSERT INTO head_office_delivery_modes VALUES (?, ?)');
-      const insertOfficeBank = db.prepare('INSERT INTO head_office_banks VALUES (?, ?)');
-      for (const h of dataSet.headOffices) {
-        insertOffice.run(h.code, h.country, h.name, h.networkName, h.payoutType, h.demoLocations);
-        for (const m of h.deliveryModes) insertOfficeMode.run(h.code, m);
-        for (const b of h.bankCodes) insertOfficeBank.run(h.code, b);
-      }
-      const insertBranch = db.prepare(
-        `INSERT INTO bank_branches (country, bank_code, bank_name, routing_number, branch_name, address_line1,
-           address_line2, city, district, state, bank_name_search, address_line1_search, address_line2_search,
-           district_search) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      // The banks of the branch table (branch_banks), gathered on the way rather than by a DISTINCT scan.
-      const banks = new Map<string, BranchRow>();
-      for (const b of dataSet.branches) {
-        const bankKey = `${b.country}\u0000${b.bankCode}\u0000${b.bankName}`;
-        if (!banks.has(bankKey)) banks.set(bankKey, b);
-        insertBranch.run(
-          b.country, b.bankCode, b.bankName, b.routingNumber, b.branchName, b.addressLine1, b.addressLine2,
-          b.city, b.district, b.state, b.bankName.toLowerCase(), b.addressLine1?.toLowerCase() ?? null,
-          b.addressLine2?.toLowerCase() ?? null, b.district?.toLowerCase() ?? null,
-        );
-      }
-      const insertBank = db.prepare('INSERT INTO branch_banks VALUES (?, ?, ?, ?)');
-      for (const b of banks.values()) insertBank.run(b.country, b.bankCode, b.bankName, b.bankName.toLowerCase());
-      const insertAgent = db.prepare(
-        `INSERT INTO agents (agent_code, head_office_code, country, agent_name, address_line1, address_line2, city,
-           state, phone_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      for (const a of dataSet.agents) {
-        insertAgent.run(a.agentCode, a.headOfficeCode, a.country, a.agentName, a.addressLine1, a.addressLine2, a.city, a.state, a.phoneNumber);
-      }
-      for (const index of indexes) db.exec(index.sql);
-      const insertSource = db.prepare('INSERT INTO data_sources (kind, file, sha256, rows, imported_at, countries) VALUES (?, ?, ?, ?, ?, ?)');
-      for (const s of dataSet.sources) {
-        insertSource.run(s.kind, s.file, s.sha256, s.rows, s.importedAt ?? importedAt, (s.countries ?? []).join(' '));
-      }
-      db.exec(TRIGRAM_INDEXES_FILL);
-      db.exec('UPDATE data_version SET version = version + 1');
-    })();
+      if (commitWhen && !(await commitWhen)) return false;
+      db.exec('COMMIT');
+      committed = true;
+    } finally {
+      if (!committed && db.inTransaction) db.exec('ROLLBACK');
+      db.pragma(`cache_size = ${cacheSize}`);
+      db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+    }
+    options.onCommit?.();
     // This connection's own commit does not move its PRAGMA data_version.
     this.totals.clear();
+    db.pragma('wal_checkpoint(PASSIVE)');
     db.pragma('optimize');
+    return true;
+  }
+
+  /**
+   * Writes the whole data set inside the caller's transaction, in steps (a chunk of rows, an index): the
+   * caller may yield between them. Large loads are faster into unindexed tables: the indexes (as the
+   * migrations defined them) are dropped and built again at the end, in the same transaction, so readers
+   * never see the tables without them.
+   */
+  private *writeDataSet(dataSet: DataSet, onProgress: (done: number, total: number) => void = () => {}): Generator<void> {
+    const db = this.db;
+    const importedAt = new Date().toISOString();
+    const indexes = db
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('bank_branches', 'agents')")
+      .all() as { name: string; sql: string }[];
+    for (const index of indexes) db.exec(`DROP INDEX ${index.name}`);
+    for (const table of [
+      'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices',
+      'head_office_delivery_modes', 'head_office_banks', 'bank_branches', 'branch_banks', 'branch_texts', 'agents', 'data_sources',
+    ]) {
+      db.exec(`DELETE FROM ${table}`);
+    }
+    const insertCountry = db.prepare('INSERT INTO receiving_countries VALUES (?, ?, ?)');
+    for (const c of dataSet.countries) insertCountry.run(c.code, c.name, c.currency);
+    const insertMode = db.prepare('INSERT INTO delivery_modes VALUES (?, ?)');
+    for (const m of dataSet.deliveryModes) insertMode.run(m.value, m.name);
+    const insertState = db.prepare('INSERT INTO states VALUES (?, ?, ?)');
+    for (const s of dataSet.states) insertState.run(s.country, s.code, s.name);
+    const insertCity = db.prepare('INSERT OR IGNORE INTO cities VALUES (?, ?, ?)');
+    for (const c of dataSet.cities) insertCity.run(c.country, c.state, c.name);
+    const insertOffice = db.prepare('INSERT INTO head_offices VALUES (?, ?, ?, ?, ?, ?)');
+    const insertOfficeMode = db.prepare('INSERT INTO head_office_delivery_modes VALUES (?, ?)');
+    const insertOfficeBank = db.prepare('INSERT INTO head_office_banks VALUES (?, ?)');
+    for (const h of dataSet.headOffices) {
+      insertOffice.run(h.code, h.country, h.name, h.networkName, h.payoutType, h.demoLocations);
+      for (const m of h.deliveryModes) insertOfficeMode.run(h.code, m);
+      for (const b of h.bankCodes) insertOfficeBank.run(h.code, b);
+    }
+    const total = dataSet.branches.length + dataSet.agents.length;
+    let done = 0;
+    const insertBranch = db.prepare(
+      `INSERT INTO bank_branches (country, bank_code, bank_name, routing_number, branch_name, address_line1,
+         address_line2, city, district, state, address_line1_search, address_line2_text, district_text)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    // The banks of the branch table (branch_banks), gathered on the way rather than by a DISTINCT scan.
+    const banks = new Map<string, BranchRow>();
+    // Address Line 2 and district texts, lower-cased, each stored once (branch_texts, 005).
+    const texts = new Map<string, number>();
+    const textId = (value: string | null) => {
+      if (value === null) return null;
+      const text = value.toLowerCase();
+      let id = texts.get(text);
+      if (id === undefined) texts.set(text, (id = texts.size + 1));
+      return id;
+    };
+    for (const b of dataSet.branches) {
+      const bankKey = `${b.country}\u0000${b.bankCode}\u0000${b.bankName}`;
+      if (!banks.has(bankKey)) banks.set(bankKey, b);
+      insertBranch.run(
+        b.country, b.bankCode, b.bankName, b.routingNumber, b.branchName, b.addressLine1, b.addressLine2,
+        b.city, b.district, b.state, b.addressLine1?.toLowerCase() ?? null, textId(b.addressLine2), textId(b.district),
+      );
+      if ((++done & WRITE_STEP_ROWS) === 0) {
+        onProgress(done, total);
+        yield;
+      }
+    }
+    const insertBank = db.prepare('INSERT INTO branch_banks VALUES (?, ?, ?, ?)');
+    for (const b of banks.values()) insertBank.run(b.country, b.bankCode, b.bankName, b.bankName.toLowerCase());
+    const insertText = db.prepare('INSERT INTO branch_texts (id, text) VALUES (?, ?)');
+    for (const [text, id] of texts) insertText.run(id, text);
+    const insertAgent = db.prepare(
+      `INSERT INTO agents (agent_code, head_office_code, country, agent_name, address_line1, address_line2, city,
+         state, phone_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const a of dataSet.agents) {
+      insertAgent.run(a.agentCode, a.headOfficeCode, a.country, a.agentName, a.addressLine1, a.addressLine2, a.city, a.state, a.phoneNumber);
+      if ((++done & WRITE_STEP_ROWS) === 0) {
+        onProgress(done, total);
+        yield;
+      }
+    }
+    onProgress(total, total);
+    const insertSource = db.prepare('INSERT INTO data_sources (kind, file, sha256, rows, imported_at, countries) VALUES (?, ?, ?, ?, ?, ?)');
+    for (const s of dataSet.sources) {
+      insertSource.run(s.kind, s.file, s.sha256, s.rows, s.importedAt ?? importedAt, (s.countries ?? []).join(' '));
+    }
+    for (const index of indexes) {
+      yield;
+      db.exec(index.sql);
+    }
+    for (const statement of TRIGRAM_INDEXES_FILL) {
+      yield;
+      db.exec(statement);
+    }
+    db.exec('UPDATE data_version SET version = version + 1');
   }
 
   async referenceData(): Promise<ReferenceData> {
@@ -465,18 +533,19 @@ export class SqliteStore implements LookupStore {
       narrowing.push(`b.id IN (SELECT id FROM bank_branches WHERE routing_number = @bankCode
         UNION ALL SELECT id FROM bank_branches WHERE country = @country AND bank_code = @bankCode)`);
     }
-    const columnQueries: string[] = [];
-    const contains = (column: string, param: string, term: string | undefined) => {
-      if (!term) return;
-      filters.push(`instr(b.${column}, @${param}) > 0`);
-      const query = trigramQuery(term.toLowerCase());
-      if (query) columnQueries.push(`{${column}}: ${query}`);
-    };
-    contains('address_line1_search', 'branchLocation', search.branchLocation);
-    contains('address_line2_search', 'address', search.address);
-    contains('district_search', 'district', search.district);
-    const match = columnQueries.length ? columnQueries.join(' AND ') : null;
-    if (match) narrowing.push('b.id IN (SELECT rowid FROM bank_branches_search_fts WHERE bank_branches_search_fts MATCH @match)');
+    let match: string | null = null;
+    if (search.branchLocation) {
+      filters.push('instr(b.address_line1_search, @branchLocation) > 0');
+      match = trigramQuery(search.branchLocation.toLowerCase());
+      if (match) narrowing.push('b.id IN (SELECT rowid FROM bank_branches_search_fts WHERE bank_branches_search_fts MATCH @match)');
+    }
+    // Address Line 2 and district: the few distinct texts are searched, then the branches pointing to them.
+    for (const [column, param] of [['address_line2_text', 'address'], ['district_text', 'district']] as const) {
+      if (!search[param]) continue;
+      const texts = `SELECT t.id FROM branch_texts t WHERE instr(t.text, @${param}) > 0`;
+      filters.push(`b.${column} IN (${texts})`);
+      narrowing.push(`b.id IN (SELECT r.id FROM bank_branches r WHERE r.${column} IN (${texts}))`);
+    }
     const params = {
       headOffice: search.receivingAgentHeadOfficeCode,
       country: search.receivingCountry,
@@ -600,7 +669,10 @@ export class SqliteStore implements LookupStore {
         bankCodes: officeBanks.get(h.code) ?? [],
         demoLocations: h.demo_locations,
       })),
-      branches: all<Branch>('SELECT * FROM bank_branches ORDER BY id').map((b) => ({
+      branches: all<Branch>(
+        `SELECT country, bank_code, bank_name, routing_number, branch_name, address_line1, address_line2, city, district, state
+         FROM bank_branches ORDER BY id`,
+      ).map((b) => ({
         country: b.country,
         bankCode: b.bank_code,
         bankName: b.bank_name,

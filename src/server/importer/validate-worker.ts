@@ -1,0 +1,17 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { KIND_DEFINITIONS, type ImportKindDefinition } from './kinds';
+import { parseImportFile } from './read-file';
+import { validateRecords, type ValidationJob, type ValidationMessage } from './validate';
+
+// A worker thread of the import command: parses the same bytes the importer writes from and validates every
+// row (validate.ts), posting progress and then the verdict. The importer commits only on a clean verdict.
+
+const job = workerData as ValidationJob;
+const post = (message: ValidationMessage) => parentPort!.postMessage(message);
+try {
+  const definition = KIND_DEFINITIONS[job.kind] as ImportKindDefinition<unknown>;
+  const read = parseImportFile({ file: job.file, bytes: job.bytes }, definition.columns);
+  post({ type: 'done', validation: validateRecords(definition, read.records, job.served, (progress) => post({ type: 'progress', progress })) });
+} catch (error) {
+  post({ type: 'failed', message: (error as Error).stack ?? String(error) });
+}
