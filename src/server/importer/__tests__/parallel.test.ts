@@ -1,0 +1,75 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { PARALLEL_FROM_ROWS } from '../importer';
+import { writeLargeBangladeshBranchFile } from '../../../testing/large-branch-file';
+import { reportedProblems, runCli, seededDataDir, servedChecksum, type DataDir } from '../../../testing/import-cli';
+
+// A large file is validated in a worker thread while the importer writes the new data set into a transaction
+// that it commits only on a clean verdict. With a bad row anywhere (first rows, middle, last row) the written
+// transaction is rolled back: every bad row reported as with a small file, nothing applied; --skip-invalid
+// then writes the good rows alone.
+
+const ROWS = PARALLEL_FROM_ROWS + 5_000;
+const DUPLICATE_LINE = 12_345;
+let data: DataDir;
+let clean: string;
+let bad: string;
+beforeAll(async () => {
+  data = seededDataDir();
+  clean = join(data.dir, 'bd-large.csv');
+  await writeLargeBangladeshBranchFile(clean, ROWS, 'PARALLEL');
+  // Line 1 is the header; line n holds row n - 1. Three kinds of bad row, at the start, in the middle, last.
+  const lines = readFileSync(clean, 'utf8').trimEnd().split('\n');
+  const routingOf = (line: string) => line.split(',')[3];
+  const last = lines.length;
+  lines[3 - 1] = lines[3 - 1].replace(`,${routingOf(lines[3 - 1])},`, `,${routingOf(lines[3 - 1]).slice(0, 8)},`);
+  lines[DUPLICATE_LINE - 1] = lines[2 - 1];
+  lines[last - 1] = lines[last - 1].replace(/,[^,]*$/, ',Maharashtra');
+  bad = join(data.dir, 'bd-large-bad.csv');
+  writeFileSync(bad, lines.join('\n') + '\n');
+});
+afterAll(() => data.remove());
+
+const bangladeshBranches = (file: string) => {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare("SELECT count(*) AS n, sum(branch_name LIKE 'PARALLEL %') AS marked FROM bank_branches WHERE country = 'BD'").get() as { n: number; marked: number };
+  } finally {
+    db.close();
+  }
+};
+
+it('a bad row anywhere in a large file: the written data set is rolled back, every bad row reported', async () => {
+  const before = servedChecksum(data.file);
+  const run = await runCli('import', ['branches', bad], data.dir);
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  // The new data set was being written while the rows were validated…
+  expect(run.stderr).toContain('in a worker thread');
+  expect(run.stderr).toContain('committed only if every row is valid');
+  // …and every bad row is reported, by line, as for a small file.
+  const problems = reportedProblems(run.stdout, 'bd-large-bad.csv');
+  expect(problems.map((p) => [p.line, p.column])).toEqual([[3, 'routing_number'], [DUPLICATE_LINE, 'routing_number'], [ROWS + 1, 'state']]);
+  expect(problems[0].reason).toContain('must be a nine-digit Bangladesh Bank routing number');
+  expect(problems[1].reason).toMatch(/^duplicate routing number \d{9}: first given on line 2$/);
+  expect(problems[2].reason).toContain('"Maharashtra" is not a state of BD');
+  expect(run.stdout).toContain(`${ROWS} rows read, ${ROWS - 3} valid, 3 bad; NOT applied`);
+  expect(servedChecksum(data.file)).toEqual(before);
+}, 300_000);
+
+it('--skip-invalid on a large file applies the good rows only', async () => {
+  const run = await runCli('import', ['branches', bad, '--skip-invalid'], data.dir);
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  expect(run.stdout).toContain(`${ROWS} rows read, ${ROWS - 3} valid, 3 bad; applied: replaced the branches of BD`);
+  expect(bangladeshBranches(data.file)).toEqual({ n: ROWS - 3, marked: ROWS - 3 });
+}, 300_000);
+
+it('a clean large file is committed from the write that ran alongside its validation', async () => {
+  const run = await runCli('import', ['branches', clean], data.dir);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  expect(run.stderr).toContain('committed only if every row is valid');
+  expect(run.stdout).toMatch(new RegExp(`${ROWS} rows read, ${ROWS} valid, 0 bad; applied: replaced the branches of BD\\. committed at [\\d.]+ s .*in a worker while writing`));
+  expect(bangladeshBranches(data.file)).toEqual({ n: ROWS, marked: ROWS });
+  expect(servedChecksum(data.file).integrity).toBe('ok');
+}, 300_000);
