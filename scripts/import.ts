@@ -6,14 +6,19 @@ import { IMPORT_KINDS, type ImportKind } from '../src/server/importer/kinds';
 import { importFile } from '../src/server/importer/importer';
 import { formatReport } from '../src/server/importer/report';
 
-// npm run import -- <branches|partners|agents> <file> [--dry-run] [--skip-invalid]
+// npm run import -- <branches|partners|agents> <file> [--dry-run] [--skip-invalid] [--json]
+// --json prints the report (every problem, the outcome, the phase times) as JSON instead of text.
 // Exit codes: 0 applied (or a clean dry run), 1 bad rows or file problems, 2 wrong usage or store failure.
-const USAGE = 'usage: npm run import -- <branches|partners|agents> <file.csv|file.json> [--dry-run] [--skip-invalid]';
+const USAGE = 'usage: npm run import -- <branches|partners|agents> <file.csv|file.json> [--dry-run] [--skip-invalid] [--json]';
 
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { 'dry-run': { type: 'boolean', default: false }, 'skip-invalid': { type: 'boolean', default: false } },
+    options: {
+      'dry-run': { type: 'boolean', default: false },
+      'skip-invalid': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
   });
   const [kind, file] = positionals;
   if (positionals.length !== 2 || !IMPORT_KINDS.includes(kind as ImportKind)) {
@@ -43,7 +48,7 @@ async function main(): Promise<number> {
       onPhase: (message) => (bars ? bars.log(`${message}\n`) : console.error(message)),
     });
     bars?.stop();
-    console.log(formatReport(report));
+    console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
     return report.problems.length > 0 ? 1 : 0;
   } finally {
     await store.close();
