@@ -192,7 +192,7 @@ export const branchesKind: ImportKindDefinition<BranchFileRecord> = {
       address_line2: b.addressLine2 ?? '',
       city: b.city ?? '',
       district: b.district ?? '',
-      state: b.state ?? '',
+      state: b.publishedState ?? b.state ?? '',
     }));
   },
 };
@@ -309,6 +309,7 @@ export const agentsKind: ImportKindDefinition<AgentFileRecord> = {
           addressLine2: r.address_line2 || null,
           city: r.city,
           state: resolve(r.country, r.state)!,
+          publishedState: r.state,
           phoneNumber: r.phone_number || null,
         }));
         return { dataSet: { ...served, agents, sources: [...otherSources(served, 'agents'), source] }, problems: [], scope: 'all agents' };
@@ -324,7 +325,7 @@ export const agentsKind: ImportKindDefinition<AgentFileRecord> = {
       address_line1: a.addressLine1,
       address_line2: a.addressLine2 ?? '',
       city: a.city,
-      state: a.state,
+      state: a.publishedState ?? a.state,
       phone_number: a.phoneNumber ?? '',
     }));
   },

@@ -59,6 +59,7 @@ export function toBranchRow(record: BranchRecord, resolveState: (country: string
     city: orNull(record.city),
     district: orNull(record.district),
     state: resolveState(record.country, record.state),
+    publishedState: orNull(record.state),
   };
 }
 

@@ -30,7 +30,10 @@ export interface BranchRow {
   addressLine2: string | null;
   city: string | null;
   district: string | null;
+  /** The state's code (GET /v1/states): what is served and searched. */
   state: string | null;
+  /** The state as the file spelled it (`MAHARASHTRA`), written back by export; absent: the code. */
+  publishedState?: string | null;
 }
 
 export interface AgentRow {
@@ -42,7 +45,10 @@ export interface AgentRow {
   /** Optional in an agents file. */
   addressLine2: string | null;
   city: string;
+  /** The state's code (GET /v1/states). */
   state: string;
+  /** The state as the file spelled it, written back by export; absent: the code. */
+  publishedState?: string;
   /** Optional in an agents file. */
   phoneNumber: string | null;
 }

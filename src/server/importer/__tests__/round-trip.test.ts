@@ -1,15 +1,16 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { createTestApp } from '../../../testing/test-app';
 import { SEED_DIR } from '../../seed/seed';
-import { StateResolver } from '../../seed/states';
 import { SqliteStore } from '../../store/sqlite/sqlite-store';
 import { runCli, seededDataDir, servedChecksum, type DataDir } from '../../../testing/import-cli';
 
-// Import → export of the shipped real data gives the same rows. Every column comes back as published except
-// a branch's state, which the service serves as its state code (GET /v1/states): the exported state is the
-// code of the published name. Exported files are themselves importable and export unchanged (a fixed point).
+// Import → export of the shipped real data gives the same rows, every column as published (a branch's state
+// too: the service serves its code, GET /v1/states, and keeps the file's spelling for export). Exported files
+// are themselves importable and export unchanged (a fixed point).
 
 let data: DataDir;
 beforeAll(() => { data = seededDataDir(); });
@@ -38,16 +39,18 @@ it('partners and the three branch files come back as shipped', async () => {
   const partners = await exportText('partners', 'partners-export.csv');
   expect(rowsOf(partners)).toEqual(rowsOf(readFileSync(join(SEED_DIR, 'partners.csv'))));
 
-  const store = SqliteStore.open(data.file, { readonly: true });
-  const resolver = new StateResolver((await store.readDataSet()).states);
-  await store.close();
   const exported = rowsOf(await exportText('branches', 'branches-export.csv'));
   for (const country of countries) {
     const shipped = rowsOf(readFileSync(join(SEED_DIR, 'bank-branches', `${country}.csv`)));
     const served = exported.filter((row) => row.country === country);
     expect(served).toHaveLength(shipped.length);
-    expect(served).toEqual(shipped.map((row) => ({ ...row, state: resolver.resolve(country, row.state) ?? '' })));
+    expect(served).toEqual(shipped);
   }
+  // What is served is the state's code: the spelling is kept for export only.
+  const store = SqliteStore.open(data.file, { readonly: true });
+  const served = (await store.readDataSet()).branches.find((b) => b.routingNumber === 'ABHY0065002');
+  await store.close();
+  expect(served).toMatchObject({ state: 'MH', publishedState: 'MAHARASHTRA' });
 
   // The exported file (all three countries in one) imports cleanly and exports unchanged.
   const before = servedChecksum(data.file);
@@ -62,4 +65,28 @@ it('agents: export → import → export gives the same file', async () => {
   expect(rowsOf(first)).toHaveLength(25_120);
   await importOk('agents', join(data.dir, 'agents-export.csv'));
   expect(await exportText('agents', 'agents-export-2.csv')).toBe(first);
+}, 600_000);
+
+it('agents: a state given by its name is served as its code and exported as given', async () => {
+  const exported = rowsOf(await exportText('agents', 'agents-before-names.csv'));
+  const store = SqliteStore.open(data.file, { readonly: true });
+  const states = (await store.readDataSet()).states;
+  await store.close();
+  // Every agent's state written as its name (e.g. "Puebla" for PUE), as an operator's file may have it.
+  const named = exported.map((row) => ({ ...row, state: states.find((s) => s.country === row.country && s.code === row.state)!.name }));
+  const path = join(data.dir, 'agents-state-names.csv');
+  writeFileSync(path, stringify(named, { header: true, columns: Object.keys(named[0]) }));
+  await importOk('agents', path);
+  expect(rowsOf(await exportText('agents', 'agents-after-names.csv'))).toEqual(named);
+  const t = await createTestApp({ store: SqliteStore.open(data.file) });
+  try {
+    // The first agent's head office (ACCSNG, Nigeria) offers cash pickup.
+    const { state: code, country } = exported[0];
+    const res = await t.get('/v1/agents', { receivingCountry: country, deliveryMode: '01', state: code, pageSize: '5' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.length).toBeGreaterThan(0);
+    for (const agent of res.json().data) expect(agent.state).toBe(code);
+  } finally {
+    await t.close();
+  }
 }, 600_000);

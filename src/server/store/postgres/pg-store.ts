@@ -298,11 +298,13 @@ export class PgStore implements LookupStore {
         await load(
           await rebuiltTable(client, 'bank_branches'),
           ['id', 'country', 'bank_code', 'bank_name', 'routing_number', 'branch_name', 'address_line1', 'address_line2',
-            'city', 'district', 'state', 'bank_name_search', 'address_line1_search', 'address_line2_search', 'district_search'],
-          ['int', ...Array<string>(14).fill('text')],
+            'city', 'district', 'state', 'state_published', 'bank_name_search', 'address_line1_search', 'address_line2_search',
+            'district_search'],
+          ['int', ...Array<string>(15).fill('text')],
           dataSet.branches.map((b, i) => [
             i + 1, b.country, b.bankCode, b.bankName, b.routingNumber, b.branchName, b.addressLine1, b.addressLine2,
-            b.city, b.district, b.state, b.bankName.toLowerCase(), b.addressLine1?.toLowerCase() ?? null,
+            b.city, b.district, b.state, b.publishedState === undefined ? b.state : b.publishedState,
+            b.bankName.toLowerCase(), b.addressLine1?.toLowerCase() ?? null,
             b.addressLine2?.toLowerCase() ?? null, b.district?.toLowerCase() ?? null,
           ]),
         );
@@ -310,10 +312,12 @@ export class PgStore implements LookupStore {
         options.onProgress?.(dataSet.branches.length, rows);
         await load(
           await rebuiltTable(client, 'agents'),
-          ['id', 'agent_code', 'head_office_code', 'country', 'agent_name', 'address_line1', 'address_line2', 'city', 'state', 'phone_number'],
-          ['int', ...Array<string>(9).fill('text')],
+          ['id', 'agent_code', 'head_office_code', 'country', 'agent_name', 'address_line1', 'address_line2', 'city', 'state',
+            'state_published', 'phone_number'],
+          ['int', ...Array<string>(10).fill('text')],
           dataSet.agents.map((a, i) => [
-            i + 1, a.agentCode, a.headOfficeCode, a.country, a.agentName, a.addressLine1, a.addressLine2, a.city, a.state, a.phoneNumber,
+            i + 1, a.agentCode, a.headOfficeCode, a.country, a.agentName, a.addressLine1, a.addressLine2, a.city, a.state,
+            a.publishedState ?? a.state, a.phoneNumber,
           ]),
         );
         options.onProgress?.(rows, rows);
@@ -510,11 +514,13 @@ export class PgStore implements LookupStore {
       headOffices: offices.map((h) => ({ ...h, deliveryModes: officeModes.get(h.code) ?? [], bankCodes: officeBanks.get(h.code) ?? [] })),
       branches: await this.query(
         `SELECT country, bank_code AS "bankCode", bank_name AS "bankName", routing_number AS "routingNumber", branch_name AS "branchName",
-           address_line1 AS "addressLine1", address_line2 AS "addressLine2", city, district, state FROM bank_branches ORDER BY id`,
+           address_line1 AS "addressLine1", address_line2 AS "addressLine2", city, district, state,
+           state_published AS "publishedState" FROM bank_branches ORDER BY id`,
       ),
       agents: await this.query(
         `SELECT agent_code AS "agentCode", head_office_code AS "headOfficeCode", country, agent_name AS "agentName",
-           address_line1 AS "addressLine1", address_line2 AS "addressLine2", city, state, phone_number AS "phoneNumber" FROM agents ORDER BY id`,
+           address_line1 AS "addressLine1", address_line2 AS "addressLine2", city, state, state_published AS "publishedState",
+           phone_number AS "phoneNumber" FROM agents ORDER BY id`,
       ),
       sources: (await this.dataStatus()).sources,
     };

@@ -49,6 +49,13 @@ ALTER TABLE bank_branches DROP COLUMN bank_name_search;
 CREATE INDEX bank_branches_address_text ON bank_branches (address_line2_text);
 CREATE INDEX bank_branches_district_text ON bank_branches (district_text);
 
+-- The state as each file spelled it (MAHARASHTRA, Lagos State), beside the code that is served and searched:
+-- an export writes back what was imported. Rows loaded before this keep their code as their spelling.
+ALTER TABLE bank_branches ADD COLUMN state_published TEXT;
+UPDATE bank_branches SET state_published = state;
+ALTER TABLE agents ADD COLUMN state_published TEXT;
+UPDATE agents SET state_published = state;
+
 -- The bank filter within a country needs only (country, bank_code): answers are read along
 -- bank_branches_by_name. A third of the size of the index it replaces.
 DROP INDEX bank_branches_order;

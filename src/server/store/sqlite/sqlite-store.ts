@@ -299,8 +299,8 @@ export class SqliteStore implements LookupStore {
     let done = 0;
     const insertBranch = db.prepare(
       `INSERT INTO bank_branches (country, bank_code, bank_name, routing_number, branch_name, address_line1,
-         address_line2, city, district, state, address_line1_search, address_line2_text, district_text)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         address_line2, city, district, state, state_published, address_line1_search, address_line2_text, district_text)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     // The banks of the branch table (branch_banks), gathered on the way rather than by a DISTINCT scan.
     const banks = new Map<string, BranchRow>();
@@ -318,7 +318,8 @@ export class SqliteStore implements LookupStore {
       if (!banks.has(bankKey)) banks.set(bankKey, b);
       insertBranch.run(
         b.country, b.bankCode, b.bankName, b.routingNumber, b.branchName, b.addressLine1, b.addressLine2,
-        b.city, b.district, b.state, b.addressLine1?.toLowerCase() ?? null, textId(b.addressLine2), textId(b.district),
+        b.city, b.district, b.state, b.publishedState === undefined ? b.state : b.publishedState,
+        b.addressLine1?.toLowerCase() ?? null, textId(b.addressLine2), textId(b.district),
       );
       if ((++done & WRITE_STEP_ROWS) === 0) {
         onProgress(done, total);
@@ -331,10 +332,13 @@ export class SqliteStore implements LookupStore {
     for (const [text, id] of texts) insertText.run(id, text);
     const insertAgent = db.prepare(
       `INSERT INTO agents (agent_code, head_office_code, country, agent_name, address_line1, address_line2, city,
-         state, phone_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         state, state_published, phone_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const a of dataSet.agents) {
-      insertAgent.run(a.agentCode, a.headOfficeCode, a.country, a.agentName, a.addressLine1, a.addressLine2, a.city, a.state, a.phoneNumber);
+      insertAgent.run(
+        a.agentCode, a.headOfficeCode, a.country, a.agentName, a.addressLine1, a.addressLine2, a.city, a.state,
+        a.publishedState ?? a.state, a.phoneNumber,
+      );
       if ((++done & WRITE_STEP_ROWS) === 0) {
         onProgress(done, total);
         yield;
@@ -652,8 +656,8 @@ export class SqliteStore implements LookupStore {
     }
     type Office = { code: string; country: string; name: string; network_name: string; payout_type: PayoutType; demo_locations: number };
     type Branch = Record<'country' | 'bank_code' | 'bank_name' | 'branch_name', string> &
-      Record<'routing_number' | 'address_line1' | 'address_line2' | 'city' | 'district' | 'state', string | null>;
-    type AgentRow = Record<'agent_code' | 'head_office_code' | 'country' | 'agent_name' | 'address_line1' | 'address_line2' | 'city' | 'state' | 'phone_number', string>;
+      Record<'routing_number' | 'address_line1' | 'address_line2' | 'city' | 'district' | 'state' | 'state_published', string | null>;
+    type AgentRow = Record<'agent_code' | 'head_office_code' | 'country' | 'agent_name' | 'address_line1' | 'address_line2' | 'city' | 'state' | 'state_published' | 'phone_number', string>;
     return {
       countries: all('SELECT code, name, currency FROM receiving_countries ORDER BY code'),
       deliveryModes: all('SELECT value, name FROM delivery_modes ORDER BY value'),
@@ -670,8 +674,8 @@ export class SqliteStore implements LookupStore {
         demoLocations: h.demo_locations,
       })),
       branches: all<Branch>(
-        `SELECT country, bank_code, bank_name, routing_number, branch_name, address_line1, address_line2, city, district, state
-         FROM bank_branches ORDER BY id`,
+        `SELECT country, bank_code, bank_name, routing_number, branch_name, address_line1, address_line2, city, district, state,
+           state_published FROM bank_branches ORDER BY id`,
       ).map((b) => ({
         country: b.country,
         bankCode: b.bank_code,
@@ -683,6 +687,7 @@ export class SqliteStore implements LookupStore {
         city: b.city,
         district: b.district,
         state: b.state,
+        publishedState: b.state_published,
       })),
       agents: all<AgentRow>('SELECT * FROM agents ORDER BY id').map((a) => ({
         agentCode: a.agent_code,
@@ -693,6 +698,7 @@ export class SqliteStore implements LookupStore {
         addressLine2: a.address_line2,
         city: a.city,
         state: a.state,
+        publishedState: a.state_published,
         phoneNumber: a.phone_number,
       })),
       sources: (await this.dataStatus()).sources,
