@@ -111,6 +111,7 @@ export function generateAgents(
         addressLine2: `${place.name}, ${stateName}`,
         city: place.name,
         state: place.state,
+        publishedState: place.state,
         phoneNumber: phoneNumber(faker, office.country),
       });
     }
