@@ -18,13 +18,12 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** Apply the good rows and report the bad ones, instead of applying nothing. */
   skipInvalid?: boolean;
-  /** Files with at least this many rows are validated in a worker while the data set is written. */
-  parallelFromRows?: number;
   onProgress?: (progress: FileProgress) => void;
   /** Phase announcements ("Validating …", "Replacing …") for the command's log. */
   onPhase?: (message: string) => void;
 }
 
+/** Files with at least this many rows are validated in a worker while the new data set is written. */
 export const PARALLEL_FROM_ROWS = 20_000;
 
 export interface ImportReport {
@@ -114,7 +113,7 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
   };
 
   // A large file, to be applied: validated in a worker while the data set (every row taken as good) is written.
-  const parallel = !options.dryRun && records.length >= (options.parallelFromRows ?? PARALLEL_FROM_ROWS);
+  const parallel = !options.dryRun && records.length >= PARALLEL_FROM_ROWS;
   let validation: Promise<Validation>;
   let speculative: Promise<boolean> = Promise.resolve(false);
   if (parallel) {

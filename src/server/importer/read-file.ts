@@ -21,7 +21,7 @@ export interface ReadResult {
   source: Pick<DataSetSource, 'file' | 'sha256' | 'rows'>;
 }
 
-export const fileFormatOf = (path: string): 'csv' | 'json' => (extname(path).toLowerCase() === '.json' ? 'json' : 'csv');
+const fileFormatOf = (path: string): 'csv' | 'json' => (extname(path).toLowerCase() === '.json' ? 'json' : 'csv');
 
 /** Header problems: every column of the format must be there, and nothing else. */
 function headerProblems(header: string[], columns: readonly string[]): FileProblem[] {
@@ -54,12 +54,6 @@ export function parseImportFile(input: ImportFile, columns: readonly string[]): 
   const text = Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength).toString('utf8').replace(/^\uFEFF/, '');
   const read = fileFormatOf(input.file) === 'json' ? readJson(text, columns) : readCsv(text, columns);
   return { ...read, source: { ...source, rows: read.records.length } };
-}
-
-export async function readImportFile(path: string, columns: readonly string[]): Promise<ReadResult> {
-  const input = loadImportFile(path);
-  if (!('bytes' in input)) return { records: [], fileProblems: [input], source: { file: basename(path), sha256: '', rows: 0 } };
-  return parseImportFile(input, columns);
 }
 
 type Parsed = Omit<ReadResult, 'source'>;
