@@ -28,18 +28,27 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const store = await openStore({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, log: (m) => console.error(m) });
   // Bars (validating, writing: they run side by side on a large file) are for people watching a terminal;
-  // logs and pipes get the phase lines and the summary only.
+  // logs and pipes get the phase lines, a line at each quarter of each, and the summary.
   const bars = process.stderr.isTTY
     ? new MultiBar({ stream: process.stderr, format: '{phase} {bar} {percentage}% | {value}/{total} rows | {speed} rows/s', hideCursor: true })
     : null;
   const barOf = new Map<string, SingleBar>();
+  const quartersLogged = new Map<string, number>();
   const started = performance.now();
   try {
     const report = await importFile(store, kind as ImportKind, file, {
       dryRun: values['dry-run'],
       skipInvalid: values['skip-invalid'],
       onProgress: ({ phase, done, total }) => {
-        if (!bars) return;
+        if (!bars) {
+          // Logs get a line at each quarter of the rows validated and of the rows written.
+          const quarter = Math.floor((4 * done) / total);
+          if (done < total && quarter > (quartersLogged.get(phase) ?? 0)) {
+            quartersLogged.set(phase, quarter);
+            console.error(`${phase} ${quarter * 25}% (${done}/${total} rows)`);
+          }
+          return;
+        }
         let bar = barOf.get(phase);
         if (!bar) barOf.set(phase, (bar = bars.create(total, 0, { phase: phase.padEnd(10), speed: 0 })));
         // Rows per second since the import started, the same measure as the summary line.

@@ -4,7 +4,7 @@ import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../contract';
 import type { AgentRow, BranchRow, DataSet, DataSetSource, HeadOfficeRow } from '../seed/data-set';
 import { toBranchRow, toHeadOfficeRow } from '../seed/csv-files';
-import { StateResolver, loadCities, loadStates, placeKey } from '../seed/states';
+import { StateResolver, loadCitiesOf, loadStates } from '../seed/states';
 import { deliveryModeCodeOf } from '../seed/delivery-modes';
 import {
   agentRecord,
@@ -173,8 +173,14 @@ export const branchesKind: ImportKindDefinition<BranchFileRecord> = {
           return [{ ...s, countries: kept, rows: branches.filter((b) => kept.includes(b.country)).length }];
         });
         const countries = [...replaced].sort();
+        // The replaced countries' cities follow their branches: a district's cities are filed under the division
+        // its branches give (the new file's word over the served branches', which keep districts it leaves out).
+        const cities = [
+          ...served.cities.filter((c) => !replaced.has(c.country)),
+          ...loadCitiesOf(served.states.filter((s) => replaced.has(s.country)), [...served.branches, ...imported]),
+        ];
         return {
-          dataSet: { ...served, branches, headOffices, sources: [...otherSources(served, 'branches'), ...branchSources, { ...source, countries }] },
+          dataSet: { ...served, branches, cities, headOffices, sources: [...otherSources(served, 'branches'), ...branchSources, { ...source, countries }] },
           problems: [],
           scope: `the branches of ${countries.join(', ')}`,
         };
@@ -270,10 +276,7 @@ function countriesOf(codes: string[], branches: BranchRow[]) {
     return { code, name: info.name, currency: info.currency[0] };
   });
   const states = loadStates(codes);
-  const resolver = new StateResolver(states);
-  const districtDivisions = new Map<string, string>();
-  for (const b of branches) if (b.district && b.state) districtDivisions.set(`${b.country}:${placeKey(b.country, b.district)}`, b.state);
-  return { countries, states, cities: loadCities(states, resolver, districtDivisions) };
+  return { countries, states, cities: loadCitiesOf(states, branches) };
 }
 
 export const agentsKind: ImportKindDefinition<AgentFileRecord> = {

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { countries as countryList } from 'countries-list';
 import type { DataSet } from './data-set';
 import { readCsv, toBranchRow, toHeadOfficeRow, type BranchRecord, type CsvFile, type PartnerRecord } from './csv-files';
-import { StateResolver, loadCities, loadStates, placeKey } from './states';
+import { StateResolver, loadCitiesOf, loadStates } from './states';
 import { generateAgents, DEFAULT_AGENT_SEED } from './agents';
 import { DELIVERY_MODE_CATALOG } from './delivery-modes';
 
@@ -47,9 +47,7 @@ export function dataSetFromFiles({ partners, branchFiles }: SeedFiles, agentSeed
 
   const branchRecords = branchFiles.flatMap((f) => f.records);
   const branches = branchRecords.map((r) => toBranchRow(r, resolveState));
-  const districtDivisions = new Map<string, string>();
-  for (const r of branchRecords) if (r.district) districtDivisions.set(`${r.country}:${placeKey(r.country, r.district)}`, r.state);
-  const cities = loadCities(states, resolver, districtDivisions);
+  const cities = loadCitiesOf(states, branchRecords);
 
   const banks = new Map<string, Set<string>>();
   for (const b of branches) {

@@ -104,10 +104,20 @@ export class StateResolver {
 }
 
 /**
+ * Cities of each of the states' countries, with a district placed in the division (state) that the country's
+ * branches give it (`branches`: rows with a district and a state, as a code or a published name).
+ */
+export function loadCitiesOf(states: StateRow[], branches: Iterable<{ country: string; district: string | null; state: string | null }>): CityRow[] {
+  const districtDivisions = new Map<string, string>();
+  for (const b of branches) if (b.district && b.state) districtDivisions.set(`${b.country}:${placeKey(b.country, b.district)}`, b.state);
+  return loadCities(states, new StateResolver(states), districtDivisions);
+}
+
+/**
  * Cities of each served state. Bangladesh's cities are filed under districts in the package; they are lifted
  * to the division that the real branch data places that district in (`districtDivisions`).
  */
-export function loadCities(
+function loadCities(
   states: StateRow[],
   resolver: StateResolver,
   districtDivisions: Map<string, string>,

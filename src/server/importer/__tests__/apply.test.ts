@@ -105,3 +105,34 @@ describe('JSON files', () => {
     expect(partners.map((s) => [s.file, s.rows])).toEqual([['partners.json', 40]]);
   });
 });
+
+describe('cities', () => {
+  it("follow a branch import: a district's cities are filed under the division its branches give", async () => {
+    const citiesOf = async (state: string) => {
+      const t = await createTestApp({ store: SqliteStore.open(data.file) });
+      try {
+        const res = await t.get('/v1/cities', { receivingCountry: 'BD', state });
+        expect(res.statusCode).toBe(200);
+        return (res.json().data as { name: string }[]).map((c) => c.name);
+      } finally {
+        await t.close();
+      }
+    };
+    // The package files Gafargaon under "Mymensingh District"; the shipped branches put Mymensingh in Mymensingh
+    // Division (H). A file that puts the district's branches in Dhaka Division (C) moves its cities there.
+    const shipped = readFileSync(join(SEED_DIR, 'bank-branches', 'BD.csv'), 'utf8');
+    await runCli('import', ['branches', join(SEED_DIR, 'bank-branches', 'BD.csv')], data.dir);
+    expect(await citiesOf('H')).toContain('Gafargaon');
+    expect(await citiesOf('C')).not.toContain('Gafargaon');
+    const moved = shipped.replace(/,Mymensingh,Mymensingh\n/g, ',Mymensingh,Dhaka\n');
+    expect(moved).not.toBe(shipped);
+    const run = await runCli('import', ['branches', write('bd-moved.csv', moved)], data.dir);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(await citiesOf('C')).toContain('Gafargaon');
+    expect(await citiesOf('H')).not.toContain('Gafargaon');
+    // A file that leaves a district out keeps its cities where the served branches had them.
+    const run2 = await runCli('import', ['branches', write('bd-partial-2.csv', [HEADER, ...GOOD_ROWS].join('\n'))], data.dir);
+    expect(run2.code, run2.stdout + run2.stderr).toBe(0);
+    expect(await citiesOf('C')).toContain('Gafargaon');
+  });
+});
