@@ -170,8 +170,7 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
  */
 function buildAll<R>(check: KindCheck<R>, records: FileRecord[], source: { kind: string; file: string; sha256: string }) {
   try {
-    const rows: GoodRow<R>[] = records.map((r) => ({ line: r.line, record: r.cells as R }));
-    return check.build(rows, { ...source, rows: records.length });
+    return check.build(records as unknown as GoodRow<R>[], { ...source, rows: records.length });
   } catch {
     return null;
   }

@@ -8,7 +8,8 @@ import type { DataSetSource } from '../seed/data-set';
 // (CSV: the header is line 1). Problems with the file itself (unreadable, bad quoting, missing columns) are
 // reported as problems, not thrown: the importer turns them into the report like any bad row.
 
-export interface FileRecord { line: number; cells: Record<string, string>; problems: FileProblem[] }
+/** A row of the file: its text cells by column (`record`, as a good row hands it on), and its own problems. */
+export interface FileRecord { line: number; record: Record<string, string>; problems: FileProblem[] }
 export interface FileProblem { line: number | null; column: string | null; reason: string }
 
 /** Rows done of the rows to do, in one phase of an import (validating, and writing the new data set). */
@@ -99,7 +100,7 @@ function readCsv(text: string, columns: readonly string[]): Parsed {
     const cells: Record<string, string> = {};
     for (let c = 0; c < width; c++) cells[header[c]] = (fields[c] ?? '').trim();
     for (const column of columns) cells[column] ??= '';
-    records.push({ line: recordLine, cells, problems });
+    records.push({ line: recordLine, record: cells, problems });
   }
   return { records, fileProblems };
 }
@@ -156,7 +157,7 @@ function readJson(text: string, columns: readonly string[]): Parsed {
   const records = document.map((element, index): FileRecord => {
     const line = lines[index] ?? null!;
     if (element === null || typeof element !== 'object' || Array.isArray(element)) {
-      return { line, cells: {}, problems: [{ line, column: null, reason: 'must be an object with the fields of the format' }] };
+      return { line, record: {}, problems: [{ line, column: null, reason: 'must be an object with the fields of the format' }] };
     }
     const cells: Record<string, string> = {};
     const problems: FileProblem[] = [];
@@ -169,7 +170,7 @@ function readJson(text: string, columns: readonly string[]): Parsed {
     }
     // A JSON row may leave out empty fields; required ones are then reported by the row schema.
     for (const column of columns) cells[column] ??= '';
-    return { line, cells, problems };
+    return { line, record: cells, problems };
   });
   return { records, fileProblems: [] };
 }

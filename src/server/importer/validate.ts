@@ -27,11 +27,11 @@ export function validateRecords<R>(
   const result: Validation = { rowsValid: 0, rowsBad: 0, problems: [], good: [] };
   const total = records.length;
   for (let index = 0; index < total; index++) {
-    const { line, cells } = records[index];
+    const { line, record } = records[index];
     const problems = [...records[index].problems];
     if ((index & 0x3fff) === 0) progress({ phase: 'validating', done: index, total });
     if (problems.length === 0) {
-      const parsed = definition.schema.safeParse(cells);
+      const parsed = definition.schema.safeParse(record);
       if (parsed.success) problems.push(...check.checkRow(parsed.data, line));
       else for (const issue of parsed.error.issues) problems.push({ line, column: String(issue.path[0] ?? '') || null, reason: issue.message });
     }
@@ -47,7 +47,7 @@ export function validateRecords<R>(
 
 /** The good rows as the kind's records (the row schemas check text, they do not change it). */
 export const goodRows = <R>(records: FileRecord[], good: number[]): GoodRow<R>[] =>
-  good.map((index) => ({ line: records[index].line, record: records[index].cells as R }));
+  good.map((index) => records[index] as unknown as GoodRow<R>);
 
 /** What the worker is given: the file's bytes (the ones the importer writes from) and the served data set. */
 export interface ValidationJob { kind: ImportKind; file: string; bytes: Uint8Array; served: DataSet }

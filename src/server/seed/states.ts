@@ -109,7 +109,15 @@ export class StateResolver {
  */
 export function loadCitiesOf(states: StateRow[], branches: Iterable<{ country: string; district: string | null; state: string | null }>): CityRow[] {
   const districtDivisions = new Map<string, string>();
-  for (const b of branches) if (b.district && b.state) districtDivisions.set(`${b.country}:${placeKey(b.country, b.district)}`, b.state);
+  // Hundreds of thousands of branches, a few hundred districts: each district's key is normalised once.
+  const keys = new Map<string, string>();
+  for (const b of branches) {
+    if (!b.district || !b.state) continue;
+    const spelled = `${b.country}:${b.district}`;
+    let key = keys.get(spelled);
+    if (key === undefined) keys.set(spelled, (key = `${b.country}:${placeKey(b.country, b.district)}`));
+    districtDivisions.set(key, b.state);
+  }
   return loadCities(states, new StateResolver(states), districtDivisions);
 }
 
