@@ -129,7 +129,8 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
     if (next && next.problems.length === 0) {
       phase(`Replacing ${next.scope} in one transaction, committed only if every row is valid …`);
       report.scope = next.scope;
-      speculative = replace(next.dataSet, validation.then((v) => v.rowsBad === 0));
+      // A write the bad rows break (a duplicate key) only means it is not committed: the verdict says why.
+      speculative = replace(next.dataSet, validation.then((v) => v.rowsBad === 0)).catch(() => false);
     }
   } else {
     phase(`Validating ${records.length} rows of ${report.file} …`);

@@ -73,3 +73,23 @@ it('a clean large file is committed from the write that ran alongside its valida
   expect(bangladeshBranches(data.file)).toEqual({ n: ROWS, marked: ROWS });
   expect(servedChecksum(data.file).integrity).toBe('ok');
 }, 300_000);
+
+it('a large agents file whose duplicate codes break the write alongside: reported, nothing applied', async () => {
+  const exported = join(data.dir, 'agents.csv');
+  const out = await runCli('export', ['agents', '--out', exported], data.dir);
+  expect(out.code, out.stderr).toBe(0);
+  const lines = readFileSync(exported, 'utf8').trimEnd().split('\n');
+  expect(lines.length - 1).toBeGreaterThanOrEqual(PARALLEL_FROM_ROWS);
+  // The agents table keeps agent codes unique: the write that runs alongside the validation fails on line 20,001.
+  lines[20_001 - 1] = lines[2 - 1];
+  const path = join(data.dir, 'agents-duplicate.csv');
+  writeFileSync(path, lines.join('\n') + '\n');
+  const before = servedChecksum(data.file);
+  const run = await runCli('import', ['agents', path], data.dir);
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  expect(run.stderr).toContain('in a worker thread');
+  const problems = reportedProblems(run.stdout, 'agents-duplicate.csv');
+  expect(problems).toEqual([{ line: 20_001, column: 'agent_code', reason: expect.stringMatching(/^duplicate agent code \w+: first given on line 2$/) }]);
+  expect(run.stdout).toContain('NOT applied');
+  expect(servedChecksum(data.file)).toEqual(before);
+}, 300_000);
