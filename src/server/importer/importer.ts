@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { DataSet } from '../seed/data-set';
 import type { LookupStore } from '../store/store';
 import { KIND_DEFINITIONS, type GoodRow, type ImportKind, type ImportKindDefinition, type KindCheck } from './kinds';
-import { loadImportFile, parseImportFile, type FileProblem, type ImportFile, type FileProgress, type FileRecord } from './read-file';
+import { loadImportFile, parseImportFile, type FileProblem, type FileProgress, type FileRecord } from './read-file';
 import { goodRows, validateRecords, type Validation, type ValidationJob, type ValidationMessage } from './validate';
 
 // An import: read the file, validate every row, and — when nothing is wrong, or with --skip-invalid when
@@ -67,12 +67,13 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
   const seconds = { read: 0, validate: 0, write: 0, commit: 0, total: 0 };
 
   const input = loadImportFile(path);
-  const read = 'bytes' in input ? parseImportFile(input, definition.columns) : null;
+  const file = 'bytes' in input ? input : null;
+  const read = file ? parseImportFile(file.file, file.bytes, definition.columns) : null;
   seconds.read = since();
   const report: ImportReport = {
     kind: definition.kind,
-    file: read?.source.file ?? path.split('/').pop()!,
-    sha256: read?.source.sha256 ?? '',
+    file: file?.file ?? path.split('/').pop()!,
+    sha256: file?.sha256 ?? '',
     rowsRead: read?.records.length ?? 0,
     rowsValid: 0,
     rowsBad: 0,
@@ -91,10 +92,9 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
     if (notApplied) report.notApplied = notApplied;
     return report;
   };
-  if (!read || read.fileProblems.length) return finish('the file itself has problems');
+  if (!file || !read || read.fileProblems.length) return finish('the file itself has problems');
   const { records } = read;
-  const { bytes } = input as ImportFile;
-  const source = { kind: definition.kind, file: read.source.file, sha256: read.source.sha256 };
+  const source = { kind: definition.kind, file: file.file, sha256: file.sha256 };
 
   const served = await store.readDataSet();
   const check = definition.prepare(served);
@@ -119,11 +119,11 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
   if (parallel) {
     report.parallel = true;
     phase(`Validating ${records.length} rows of ${report.file} in a worker thread …`);
-    validation = validateInWorker({ kind: definition.kind, file: read.source.file, bytes, served }, progress).catch((error: Error) => {
+    validation = validateInWorker({ kind: definition.kind, file: file.file, bytes: file.bytes, served }, progress).catch((error: Error) => {
       // No worker (a runtime without one): the same validation, in this thread.
       phase(`The validation worker failed (${error.message.split('\n')[0]}); validating in this thread …`);
       report.parallel = false;
-      return validateRecords(definition, records, served, progress);
+      return validateRecords(definition, records, definition.prepare(served), progress);
     });
     const next = buildAll(check, records, source);
     if (next && next.problems.length === 0) {
@@ -134,7 +134,7 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
     }
   } else {
     phase(`Validating ${records.length} rows of ${report.file} …`);
-    validation = Promise.resolve(validateRecords(definition, records, served, progress));
+    validation = Promise.resolve(validateRecords(definition, records, check, progress));
   }
 
   // Whatever the write does, the verdict is the validation's: every bad row reported.

@@ -10,8 +10,9 @@ const job = workerData as ValidationJob;
 const post = (message: ValidationMessage) => parentPort!.postMessage(message);
 try {
   const definition = KIND_DEFINITIONS[job.kind] as ImportKindDefinition<unknown>;
-  const read = parseImportFile({ file: job.file, bytes: job.bytes }, definition.columns);
-  post({ type: 'done', validation: validateRecords(definition, read.records, job.served, (progress) => post({ type: 'progress', progress })) });
+  const read = parseImportFile(job.file, job.bytes, definition.columns);
+  const check = definition.prepare(job.served);
+  post({ type: 'done', validation: validateRecords(definition, read.records, check, (progress) => post({ type: 'progress', progress })) });
 } catch (error) {
   post({ type: 'failed', message: (error as Error).stack ?? String(error) });
 }

@@ -1,5 +1,5 @@
 import type { DataSet } from '../seed/data-set';
-import type { GoodRow, ImportKind, ImportKindDefinition } from './kinds';
+import type { GoodRow, ImportKind, ImportKindDefinition, KindCheck } from './kinds';
 import type { FileProblem, FileProgress, FileRecord } from './read-file';
 
 // Validation of every row of an import file against its row schema and the served data set: the same
@@ -16,14 +16,16 @@ export interface Validation {
   good: number[];
 }
 
-/** Every row checked, in file order: its schema, then what needs the served data and the rows before it. */
+/**
+ * Every row checked, in file order: its schema, then (`check`, prepared from the served data set) what needs
+ * the served data and the rows before it.
+ */
 export function validateRecords<R>(
   definition: ImportKindDefinition<R>,
   records: FileRecord[],
-  served: DataSet,
+  check: KindCheck<R>,
   progress: (progress: FileProgress) => void = () => {},
 ): Validation {
-  const check = definition.prepare(served);
   const result: Validation = { rowsValid: 0, rowsBad: 0, problems: [], good: [] };
   const total = records.length;
   for (let index = 0; index < total; index++) {
