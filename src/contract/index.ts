@@ -2,3 +2,4 @@
 export * from './primitives';
 export * from './lookups';
 export * from './operations';
+export * from './csv-cell';

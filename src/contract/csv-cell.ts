@@ -1,0 +1,18 @@
+// Spreadsheet formula injection (CWE-1236): a cell that begins with = + - @, a tab or a carriage return is read
+// by Excel, LibreOffice and Google Sheets as a formula. Every CSV the project writes (npm run export, the portal's
+// CSV download) passes its cells through `toCsvCell`, which prefixes such a value with an apostrophe (OWASP's
+// advice); the importer reads cells back through `fromCsvCell`, so import → export → import gives the same rows.
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** The cell as written to a CSV file: a formula-looking value gets a leading apostrophe. */
+export function toCsvCell(value: string): string {
+  return FORMULA_START.test(value) || (value.startsWith("'") && FORMULA_START.test(value.slice(1))) ? `'${value}` : value;
+}
+
+/** The value a cell written by `toCsvCell` stands for (a plain value is returned as it is). */
+export function fromCsvCell(cell: string): string {
+  return cell.startsWith("'") && (FORMULA_START.test(cell.slice(1)) || (cell[1] === "'" && FORMULA_START.test(cell.slice(2))))
+    ? cell.slice(1)
+    : cell;
+}
