@@ -3,16 +3,16 @@
 // CSV download) passes its cells through `toCsvCell`, which prefixes such a value with an apostrophe (OWASP's
 // advice); the importer reads cells back through `fromCsvCell`, so import → export → import gives the same rows.
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+// Apostrophes already in front of such a start are counted too, so the mapping is one-to-one both ways.
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+const ESCAPED_FORMULA = /^'+[=+\-@\t\r]/;
 
 /** The cell as written to a CSV file: a formula-looking value gets a leading apostrophe. */
 export function toCsvCell(value: string): string {
-  return FORMULA_START.test(value) || (value.startsWith("'") && FORMULA_START.test(value.slice(1))) ? `'${value}` : value;
+  return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
 /** The value a cell written by `toCsvCell` stands for (a plain value is returned as it is). */
 export function fromCsvCell(cell: string): string {
-  return cell.startsWith("'") && (FORMULA_START.test(cell.slice(1)) || (cell[1] === "'" && FORMULA_START.test(cell.slice(2))))
-    ? cell.slice(1)
-    : cell;
+  return ESCAPED_FORMULA.test(cell) ? cell.slice(1) : cell;
 }
