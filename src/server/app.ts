@@ -16,6 +16,7 @@ import metrics from './plugins/app/metrics';
 import { DEFAULT_LIMITS, clientErrorAsProblem, requestTargetLimit } from './plugins/app/limits';
 import operationsRoutes from './routes/operations';
 import { ReferenceCache } from './reference-cache';
+import { SearchService } from './search/search-service';
 import { StoreUnavailableError, type LookupStore } from './store/store';
 import rateLimit, { type RateLimitOptions } from './plugins/external/rate-limit';
 import referenceRoutes from './routes/v1/reference';
@@ -25,6 +26,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     store: LookupStore;
     reference: ReferenceCache;
+    searchIndex: SearchService;
   }
   interface FastifyRequest {
     correlationId: string;
@@ -47,6 +49,11 @@ export interface AppOptions {
   access?: AccessOptions;
   /** MAX_URL_LENGTH and MAX_HEADER_SIZE; see README.md, "Security and operations". */
   limits?: { maxUrlLength: number; maxHeaderSize: number };
+  /**
+   * How the search index is built: 'worker' (default; the app answers /readyz 503 and lookups 503 until the
+   * first index is in place) or 'inline' (built before buildApp returns; small data sets, tests).
+   */
+  searchIndexBuild?: 'worker' | 'inline';
 }
 
 /**
@@ -79,6 +86,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await reference.refresh();
   app.decorate('store', options.store);
   app.decorate('reference', reference);
+  const search = new SearchService({
+    store: options.store,
+    build: options.searchIndexBuild ?? 'worker',
+    log: (message, details) => app.log.info(details ?? {}, message),
+  });
+  app.decorate('searchIndex', search);
+  app.addHook('onClose', () => search.close());
+  if (options.searchIndexBuild === 'inline') await search.rebuild();
+  else void search.rebuild();
   app.decorateRequest('correlationId', '');
 
   // Plugins by role: external ones first (their hooks then run first, so even a refused request gets the
@@ -93,7 +109,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-correlation-id', request.id);
     const key = request.headers['x-idempotency-key'];
     if (typeof key === 'string' && UUID_SHAPED_PATTERN.test(key)) reply.header('x-idempotency-key', key);
-    if (request.url.startsWith('/v1/')) await reference.ensureFresh();
+    if (request.url.startsWith('/v1/')) {
+      await reference.ensureFresh();
+      await search.ensureFresh();
+    }
   });
   // Right after the correlation id is known: an over-long request target is refused with 414.
   app.addHook('onRequest', requestTargetLimit(limits.maxUrlLength));

@@ -66,7 +66,7 @@ export async function createTestApp(options: Partial<AppOptions> & { engine?: Te
   const dir = mkdtempSync(join(tmpdir(), 'rpl-app-'));
   const { engine = 'sqlite', ...appOptions } = options;
   const store = appOptions.store ?? (await openTestStore(engine, dir));
-  const app = await buildApp({ ...appOptions, store });
+  const app = await buildApp({ searchIndexBuild: 'inline', ...appOptions, store });
   return {
     app,
     store,

@@ -19,6 +19,7 @@ export default async function operationsRoutes(app: FastifyInstance) {
       throw new ProblemError('unavailable', 'The store is not reachable.', [], { 'retry-after': '5' });
     }
     if (!loaded) throw new ProblemError('unavailable', 'No data set is loaded yet.', [], { 'retry-after': '5' });
+    if (!app.searchIndex.ready) throw new ProblemError('unavailable', 'The search index is being built.', [], { 'retry-after': '2' });
     return { status: 'ready', engine: app.store.engine };
   });
 }

@@ -75,3 +75,11 @@ export interface DataSet {
   agents: AgentRow[];
   sources: DataSetSource[];
 }
+
+/** Receives a served data set row by row (LookupStore.scanDataSet): the small tables first, then each branch
+ *  in id order, then each agent. The search index builds from it without holding the rows. */
+export interface DataSetVisitor {
+  reference(parts: Pick<DataSet, 'countries' | 'states' | 'headOffices'>): void;
+  branch(row: BranchRow): void;
+  agent(row: AgentRow): void;
+}

@@ -8,7 +8,7 @@ import type {
   PayoutNetwork,
 } from '../../contract';
 import { PAYOUT_TYPES, type PayoutType } from '../../contract';
-import type { DataSet, DataSetSource } from '../seed/data-set';
+import type { DataSet, DataSetSource, DataSetVisitor } from '../seed/data-set';
 import { deliveryModeCodeOf } from '../seed/delivery-modes';
 
 // The store: everything the routes may ask of the data, in the domain's words. One implementation per
@@ -42,8 +42,13 @@ export interface ReplaceOptions {
   onCommit?: () => void;
 }
 
+/** Where a store's data lives, so another thread (the search index builder) can open it too. */
+export type StoreSource = { engine: 'sqlite'; file: string } | { engine: 'postgres'; connectionString: string };
+
 export interface LookupStore {
   readonly engine: 'sqlite' | 'postgres';
+  /** How another thread opens the same data; null when it cannot (an in-memory database). */
+  readonly source: StoreSource | null;
   /**
    * Changes whenever a new data set is committed, by this process or another (an import command, another
    * instance). Cheap: the app asks it at most about once a second to refresh its reference cache.
@@ -62,6 +67,12 @@ export interface LookupStore {
   payoutNetworks(receivingCountry: string, deliveryMode: number): Promise<PayoutNetwork[]>;
   branches(search: BranchSearch): Promise<Page<BankBranch>>;
   dataStatus(): Promise<DataStatus>;
+  /**
+   * The served data set handed to `visit` row by row, without holding it (the search index build); resolves
+   * with the data version it read at the start. SQLite reads in one snapshot; the caller checks the version
+   * again afterwards in any case (search/read-data-set.ts).
+   */
+  scanDataSet(visit: DataSetVisitor): Promise<string>;
   /** The whole served data set, as loaded (for export, and for replacing one kind while keeping the rest). */
   readDataSet(): Promise<DataSet>;
   close(): Promise<void>;

@@ -11,9 +11,13 @@ import { all, branchRules, countryAndMode, parseLookup, stateOfCountry } from '.
 // The three operations of the spec: Get Agent List (4.1), Get Anywhere Payout Network (4.2),
 // Get Bank Branches (4.3).
 export default async function lookupRoutes(app: FastifyInstance) {
-  app.get('/agents', async (request) => {
+  // Searches answer from the in-memory index (src/server/search), wholly from one data version, named in
+  // x-data-version.
+  app.get('/agents', async (request, reply) => {
     const query = parseLookup(request, agentsQuery, app.reference, all(countryAndMode, stateOfCountry));
-    const page = await app.store.agents({ ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE });
+    const index = app.searchIndex.index();
+    reply.header('x-data-version', index.version);
+    const page = index.agents({ ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE });
     if (query.deliveryMode !== ACCOUNT_TRANSFER_TO_OTHER_BANK) return page;
     // Spec §4.1 rule 1: for delivery mode 04, GET /banks/branches is the recommended operation.
     return {
@@ -30,8 +34,10 @@ export default async function lookupRoutes(app: FastifyInstance) {
     return { data: await app.store.payoutNetworks(query.receivingCountry, query.deliveryMode) };
   });
 
-  app.get('/banks/branches', async (request) => {
+  app.get('/banks/branches', async (request, reply) => {
     const query = parseLookup(request, branchesQuery, app.reference, branchRules);
-    return app.store.branches({ ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE });
+    const index = app.searchIndex.index();
+    reply.header('x-data-version', index.version);
+    return index.branches({ ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE });
   });
 }

@@ -11,7 +11,7 @@ import {
   type PayoutType,
 } from '../../../contract';
 import { deliveryModeCodeOf } from '../../seed/delivery-modes';
-import type { DataSet } from '../../seed/data-set';
+import type { DataSet, DataSetVisitor } from '../../seed/data-set';
 import {
   StoreUnavailableError,
   pageOf,
@@ -24,6 +24,7 @@ import {
   type ReferenceData,
   toPayoutNetwork,
   type HeadOfficeNetworkRow,
+  type StoreSource,
 } from '../store';
 
 // The PostgreSQL store: the same questions as the SQLite store (sqlite/sqlite-store.ts) answered row for row
@@ -199,7 +200,10 @@ const LOAD_CHUNK = 5000;
 export class PgStore implements LookupStore {
   readonly engine = 'postgres' as const;
 
-  private constructor(readonly pool: pg.Pool) {}
+  private constructor(
+    readonly pool: pg.Pool,
+    readonly source: StoreSource,
+  ) {}
 
   /** A pool on the database; the caller migrates (openStore, `npm run migrate`). */
   static open(options: PgStoreOptions): PgStore {
@@ -218,7 +222,7 @@ export class PgStore implements LookupStore {
     // An idle connection that breaks (database restart, network cut) emits 'error' on the pool; unhandled it
     // would crash the process. The pool drops that connection and opens a fresh one on the next query.
     pool.on('error', (error) => options.log?.(`PostgreSQL connection lost: ${error.message}`));
-    return new PgStore(pool);
+    return new PgStore(pool, { engine: 'postgres', connectionString: options.connectionString });
   }
 
   async migrate(): Promise<string[]> {
@@ -524,6 +528,16 @@ export class PgStore implements LookupStore {
       ),
       sources: (await this.dataStatus()).sources,
     };
+  }
+
+  /** Reads the data set whole (a few queries), then hands it over; the caller checks the version afterwards. */
+  async scanDataSet(visit: DataSetVisitor): Promise<string> {
+    const version = await this.dataVersion();
+    const dataSet = await this.readDataSet();
+    visit.reference(dataSet);
+    for (const row of dataSet.branches) visit.branch(row);
+    for (const row of dataSet.agents) visit.agent(row);
+    return version;
   }
 
   async close(): Promise<void> {

@@ -12,7 +12,7 @@ import {
   type PayoutType,
 } from '../../../contract';
 import { deliveryModeCodeOf } from '../../seed/delivery-modes';
-import type { BranchRow, DataSet } from '../../seed/data-set';
+import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../../seed/data-set';
 import {
   pageOf,
   splitBankBranchSearch,
@@ -22,6 +22,7 @@ import {
   type LookupStore,
   type ReplaceOptions,
   type ReferenceData,
+  type StoreSource,
   toPayoutNetwork,
   type HeadOfficeNetworkRow,
 } from '../store';
@@ -174,6 +175,9 @@ export function trigramQuery(term: string): string | null {
 
 export class SqliteStore implements LookupStore {
   readonly engine = 'sqlite' as const;
+  get source(): StoreSource | null {
+    return this.db.memory ? null : { engine: 'sqlite', file: this.db.name };
+  }
   private readonly statements = new Map<string, Database.Statement>();
   private readonly totals = new LRUCache<string, number>({ max: TOTALS_CACHE_SIZE });
   /** The data set the cached totals count: PRAGMA data_version moves when another connection commits. */
@@ -703,6 +707,41 @@ export class SqliteStore implements LookupStore {
       })),
       sources: (await this.dataStatus()).sources,
     };
+  }
+
+  async scanDataSet(visit: DataSetVisitor): Promise<string> {
+    // One read transaction: one snapshot, however long the scan takes (WAL: imports commit meanwhile).
+    return this.snapshot(() => {
+      const version = String(this.db.prepare('SELECT version FROM data_version').pluck().get());
+      const all = <T>(sql: string) => this.db.prepare(sql).all() as T[];
+      const modes = new Map<string, number[]>();
+      for (const m of all<{ code: string; mode: number }>('SELECT head_office_code AS code, delivery_mode AS mode FROM head_office_delivery_modes')) {
+        modes.set(m.code, [...(modes.get(m.code) ?? []), m.mode]);
+      }
+      const banks = new Map<string, string[]>();
+      for (const b of all<{ code: string; bank: string }>('SELECT head_office_code AS code, bank_code AS bank FROM head_office_banks ORDER BY rowid')) {
+        banks.set(b.code, [...(banks.get(b.code) ?? []), b.bank]);
+      }
+      type Office = { code: string; country: string; name: string; networkName: string; payoutType: PayoutType; demoLocations: number };
+      visit.reference({
+        countries: all('SELECT code, name, currency FROM receiving_countries ORDER BY code'),
+        states: all('SELECT country, code, name FROM states ORDER BY country, code'),
+        headOffices: all<Office>(
+          'SELECT code, country, name, network_name AS networkName, payout_type AS payoutType, demo_locations AS demoLocations FROM head_offices ORDER BY rowid',
+        ).map((h) => ({ ...h, deliveryModes: modes.get(h.code) ?? [], bankCodes: banks.get(h.code) ?? [] })),
+      });
+      const branches = this.db.prepare(
+        `SELECT country, bank_code AS bankCode, bank_name AS bankName, routing_number AS routingNumber, branch_name AS branchName,
+           address_line1 AS addressLine1, address_line2 AS addressLine2, city, district, state FROM bank_branches ORDER BY id`,
+      );
+      for (const row of branches.iterate()) visit.branch(row as BranchRow);
+      const agents = this.db.prepare(
+        `SELECT agent_code AS agentCode, head_office_code AS headOfficeCode, country, agent_name AS agentName, address_line1 AS addressLine1,
+           address_line2 AS addressLine2, city, state, phone_number AS phoneNumber FROM agents ORDER BY id`,
+      );
+      for (const row of agents.iterate()) visit.agent(row as AgentRow);
+      return version;
+    });
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,36 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { PgStore } from '../store/postgres/pg-store';
+import { SqliteStore } from '../store/sqlite/sqlite-store';
+import type { LookupStore, StoreSource } from '../store/store';
+import { buildFromStore } from './read-data-set';
+import { indexSize, transferList, type SearchIndexData } from './build';
+
+// A worker thread of the server: opens its own connection to the store, scans the served data set (one
+// version), builds the search index and posts it to the main thread (the typed arrays move without a copy).
+// The main thread keeps answering from the index it has meanwhile.
+
+export type IndexWorkerMessage =
+  | { type: 'built'; data: SearchIndexData; buildMs: number; bytes: Record<string, number> }
+  | { type: 'failed'; message: string };
+
+/** The worker's own connection: read-only, without a memory map, so reading a large file adds no resident pages. */
+function openSource(source: StoreSource): LookupStore {
+  if (source.engine === 'postgres') return PgStore.open({ connectionString: source.connectionString, poolSize: 1, statementTimeoutMs: 600_000 });
+  const store = SqliteStore.open(source.file, { readonly: true });
+  store.db.pragma('mmap_size = 0');
+  return store;
+}
+
+async function run() {
+  const store = openSource(workerData as StoreSource);
+  try {
+    const started = performance.now();
+    const data = await buildFromStore(store);
+    const message: IndexWorkerMessage = { type: 'built', data, buildMs: performance.now() - started, bytes: indexSize(data) };
+    parentPort!.postMessage(message, transferList(data));
+  } finally {
+    await store.close();
+  }
+}
+
+run().catch((error: Error) => parentPort!.postMessage({ type: 'failed', message: error.stack ?? String(error) } satisfies IndexWorkerMessage));

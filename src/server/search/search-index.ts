@@ -1,0 +1,546 @@
+import { ACCOUNT_TRANSFER_TO_OTHER_BANK, type Agent, type BankBranch, type Page } from '../../contract';
+import { deliveryModeCodeOf } from '../seed/delivery-modes';
+import { pageOf, splitBankBranchSearch, type AgentSearch, type BranchSearch } from '../store/store';
+import { codeHash, type OfficeEntry, type SearchIndexData } from './build';
+import { IdSet, TextIndex, postingsRows, type PostingsData } from './text-index';
+import { StringTable } from './strings';
+import { pageOfRanks } from './select';
+
+// Answers the agent list and the bank branches from one data set's index (build.ts), synchronously: an answer
+// comes wholly from the data version the index was built from.
+//
+// A search is a scope (the rows of some bank-name groups, or of some head offices: contiguous ranges in answer
+// order) and conditions checked row by row (bank, code, state, the contains filters as sets of matching text
+// ids). The rows to check come from the cheaper of: the scope's ranges, or the postings (rows by text) of one
+// contains filter. Ranges are visited in answer order, so counting all matches and keeping the page's rows is
+// one pass; postings are not, so the matches are gathered and the page's ranks selected.
+
+/**
+ * Checking a row reached through postings costs about this much more than a row visited in a range: the
+ * columns are read out of order (cache misses), and the matches are gathered and then selected.
+ */
+const POSTINGS_ROW_COST = 3;
+/** Counting one text's rows inside one range (two binary searches) costs about this many rows scanned. */
+const BINARY_SEARCH_COST = 24;
+
+/** Where the rows to check come from: ranges (in answer order), the postings of some texts, or a sorted list. */
+type Candidates = { ranges: [number, number][] } | { postings: PostingsData; ids: ArrayLike<number> } | { rows: Int32Array };
+
+interface BranchConditions {
+  /** Banks in scope (head office banks, bank-name filter), by bank id. */
+  banks: Uint8Array;
+  /** bankCode: the row's bank has that code, or the row is one of `routed` (those with that routing number). */
+  code?: { banks: Uint8Array; routed: number[] };
+  state: number;
+  /** Contains filters that must all hold: the row's id in `column` is in `set`. */
+  texts: { column: Int32Array; set: IdSet; postings: PostingsData; ids: Int32Array }[];
+  /** Mode-04 agent search without a comma: the bank name or the branch name contains it. */
+  either?: { banks: Uint8Array; names: IdSet };
+}
+
+export class SearchIndex {
+  readonly version: string;
+  private readonly countryIndex: Map<string, number>;
+  private readonly offices: Map<string, OfficeEntry & { index: number }>;
+  private readonly stateIds: Map<string, number>;
+  private readonly stateNames: Map<string, string>;
+  private readonly tables: Record<keyof SearchIndexData['tables'], StringTable>;
+  private readonly text: Record<'branchName' | 'addr1Lower' | 'addr2Lower' | 'districtLower' | 'agentName', TextIndex>;
+  private readonly sets: Record<'branchName' | 'addr1Lower' | 'addr2Lower' | 'districtLower' | 'agentName', IdSet>;
+  /** Matches of a search whose rows are gathered from postings (reused, grown as needed). */
+  private gathered = new Int32Array(4096);
+
+  constructor(private readonly data: SearchIndexData) {
+    this.version = data.version;
+    this.countryIndex = new Map(data.countries.map((c, i) => [c, i]));
+    this.offices = new Map(data.offices.map((h, index) => [h.code, { ...h, index }]));
+    this.tables = Object.fromEntries(Object.entries(data.tables).map(([k, v]) => [k, new StringTable(v)])) as SearchIndex['tables'];
+    this.stateIds = new Map(Array.from({ length: this.tables.state.size }, (_, id) => [this.tables.state.get(id), id]));
+    this.stateNames = new Map(data.states.map((s) => [`${s.country}\u0000${s.code}`, s.name]));
+    const text = (name: keyof SearchIndex['text']) => new TextIndex(this.tables[name], data.trigrams[name]);
+    this.text = { branchName: text('branchName'), addr1Lower: text('addr1Lower'), addr2Lower: text('addr2Lower'), districtLower: text('districtLower'), agentName: text('agentName') };
+    const set = (name: keyof SearchIndex['text']) => new IdSet(this.tables[name].size);
+    this.sets = { branchName: set('branchName'), addr1Lower: set('addr1Lower'), addr2Lower: set('addr2Lower'), districtLower: set('districtLower'), agentName: set('agentName') };
+  }
+
+  get branchCount(): number {
+    return this.data.branches.count;
+  }
+  get agentCount(): number {
+    return this.data.agents.count;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Bank branches (spec §4.3)
+
+  /**
+   * Branches of the banks the head office pays into. A bank code outside those banks, or a head office that is
+   * unknown or does not offer the mode in this country, gives an empty page (spec §7 rule 1), not an error.
+   */
+  branches(search: BranchSearch): Page<BankBranch> {
+    const office = this.offices.get(search.receivingAgentHeadOfficeCode);
+    const country = this.countryIndex.get(search.receivingCountry);
+    const empty = pageOf<BankBranch>([], 0, search.pageNumber, search.pageSize);
+    if (!office || country === undefined || office.country !== search.receivingCountry || !office.deliveryModes.includes(search.deliveryMode)) return empty;
+    const banks = this.banksWhere(search.receivingCountry, (bank) => office.bankCodes.includes(bank.code));
+    if (search.bankName) {
+      const term = search.bankName.toLowerCase();
+      for (let b = 0; b < banks.length; b++) if (banks[b] && !this.data.banks[b].name.toLowerCase().includes(term)) banks[b] = 0;
+    }
+    const conditions: BranchConditions = { banks, state: -1, texts: [] };
+    if (search.bankCode) {
+      const code = search.bankCode;
+      conditions.code = { banks: this.banksWhere(search.receivingCountry, (bank) => bank.code === code), routed: this.rowsWithCode('routing', code) };
+    }
+    for (const [name, term] of [['addr1Lower', search.branchLocation], ['addr2Lower', search.address], ['districtLower', search.district]] as const) {
+      if (term === undefined) continue;
+      const ids = this.text[name].matching(term.toLowerCase());
+      if (ids.length === 0) return empty;
+      conditions.texts.push({ column: this.data.branches[name], set: this.sets[name].reset(ids), postings: this.data.postings[name], ids });
+    }
+    const offset = (search.pageNumber - 1) * search.pageSize;
+    const { total, rows } = this.branchRows(country, conditions, offset, search.pageSize);
+    const data = rows.map((row) => this.branchRecord(row, search.receivingAgentHeadOfficeCode));
+    return pageOf(data, total, search.pageNumber, search.pageSize);
+  }
+
+  private banksWhere(country: string, keep: (bank: SearchIndexData['banks'][number]) => boolean): Uint8Array {
+    const banks = new Uint8Array(this.data.banks.length);
+    this.data.banks.forEach((bank, b) => {
+      if (bank.country === country && keep(bank)) banks[b] = 1;
+    });
+    return banks;
+  }
+
+  /** Rows whose routing number (branches) or agent code (agents) is `code`, ascending, from the hash table. */
+  rowsWithCode(column: 'routing' | 'agentCode', code: string): number[] {
+    const table = this.data.hashes[column];
+    const values = this.tables[column];
+    const mask = table.length - 1;
+    const rows: number[] = [];
+    for (let slot = codeHash(code) & mask; table[slot] !== 0; slot = (slot + 1) & mask) {
+      if (values.get(table[slot] - 1) === code) rows.push(table[slot] - 1);
+    }
+    return rows.sort((x, y) => x - y);
+  }
+
+  /** Matching branch rows of one country: how many, and those of ranks offset…offset+limit-1 in answer order. */
+  private branchRows(country: number, conditions: BranchConditions, offset: number, limit: number): { total: number; rows: number[] } {
+    const { banks, code } = conditions;
+    const groups = this.data.bankGroups;
+    const ranges: [number, number][] = [];
+    let rangeRows = 0;
+    let wholeGroups = true;
+    for (const group of groups) {
+      if (group.country !== this.data.countries[country]) continue;
+      const inScope = group.banks.filter((b) => banks[b] && (!code || code.banks[b] || code.routed.length > 0));
+      if (inScope.length === 0) continue;
+      if (inScope.length !== group.banks.length) wholeGroups = false;
+      ranges.push([group.start, group.end]);
+      rangeRows += group.end - group.start;
+    }
+    if (ranges.length === 0) return { total: 0, rows: [] };
+    const onlyBanks = wholeGroups && !code && conditions.state < 0 && !conditions.either;
+    if (onlyBanks && conditions.texts.length === 0) return pageOfRanges(ranges, rangeRows, offset, limit);
+    const test = new BranchTest(this.data.branches, conditions);
+    if (onlyBanks && conditions.texts.length === 1) {
+      // One contains filter over whole banks: the total is counted from the postings (each text's rows are
+      // ascending, so its rows inside a range are found by binary search), and the page is read in answer
+      // order along the ranges, stopping once it is full.
+      const merged = mergeRanges(ranges);
+      const { postings, ids } = conditions.texts[0];
+      const countCost = ids.length * merged.length * BINARY_SEARCH_COST;
+      if (countCost < rangeRows && countCost < postingsRows(postings, ids) * POSTINGS_ROW_COST) {
+        let total = 0;
+        for (let i = 0; i < ids.length; i++) {
+          const from = postings.offsets[ids[i]];
+          const to = postings.offsets[ids[i] + 1];
+          for (const [start, end] of merged) total += lowerBound(postings.rows, from, to, end) - lowerBound(postings.rows, from, to, start);
+        }
+        return { total, rows: offset >= total || limit <= 0 ? [] : firstMatches(merged, test, offset, limit) };
+      }
+    }
+
+    // The cheapest source of rows to check: the ranges, or the postings of one condition.
+    let candidates: Candidates = { ranges };
+    let cost = rangeRows;
+    if (code && code.routed.length > 0) {
+      // A routing number: its row(s), plus the rows of a bank with that code (rarely both), in answer order.
+      const rows = [...code.routed];
+      for (const [start, end] of ranges) {
+        if (!groups.some((g) => g.start === start && g.banks.some((b) => code.banks[b]))) continue;
+        for (let row = start; row < end; row++) if (code.banks[this.data.branches.bank[row]] === 1) rows.push(row);
+      }
+      candidates = { rows: Int32Array.from(new Set(rows)).sort() };
+      cost = rows.length;
+    } else if (code) {
+      const codeRanges = ranges.filter(([start]) => groups.some((g) => g.start === start && g.banks.some((b) => code.banks[b])));
+      candidates = { ranges: codeRanges };
+      cost = codeRanges.reduce((sum, [s, e]) => sum + e - s, 0);
+    }
+    for (const text of conditions.texts) {
+      const rows = postingsRows(text.postings, text.ids) * POSTINGS_ROW_COST;
+      if (rows < cost) {
+        cost = rows;
+        candidates = { postings: text.postings, ids: text.ids };
+      }
+    }
+    return this.matches(candidates, this.data.countryStart[country], this.data.countryEnd[country], test, offset, limit);
+  }
+
+  /** Counts the accepted candidates and returns the rows of ranks offset…offset+limit-1, in answer order. */
+  private matches(candidates: Candidates, from: number, to: number, test: RowTest, offset: number, limit: number) {
+    if ('ranges' in candidates) {
+      const rows: number[] = [];
+      let total = 0;
+      for (const [start, end] of candidates.ranges) {
+        for (let row = start; row < end; row++) {
+          if (!test.accept(row)) continue;
+          if (total >= offset && rows.length < limit) rows.push(row);
+          total++;
+        }
+      }
+      return { total, rows };
+    }
+    let total = 0;
+    const keep = (row: number) => {
+      if (row >= from && row < to && test.accept(row)) {
+        if (total === this.gathered.length) {
+          const grown = new Int32Array(total * 2);
+          grown.set(this.gathered);
+          this.gathered = grown;
+        }
+        this.gathered[total++] = row;
+      }
+    };
+    let sorted = true;
+    if ('rows' in candidates) {
+      for (let i = 0; i < candidates.rows.length; i++) keep(candidates.rows[i]);
+    } else {
+      const { postings, ids } = candidates;
+      for (let i = 0; i < ids.length; i++) {
+        for (let p = postings.offsets[ids[i]], end = postings.offsets[ids[i] + 1]; p < end; p++) keep(postings.rows[p]);
+      }
+      sorted = ids.length === 1;
+    }
+    return { total, rows: pageOfRanks(this.gathered, total, offset, offset + limit, sorted) };
+  }
+
+  private branchRecord(row: number, headOffice: string): BankBranch {
+    const c = this.data.branches;
+    const t = this.tables;
+    const bank = this.data.banks[c.bank[row]];
+    const state = t.state.orNull(c.state[row]);
+    return {
+      receivingAgentHeadOfficeCode: headOffice,
+      bankCode: bank.code,
+      bankName: bank.name,
+      routingNumber: t.routing.get(row) || null,
+      branchName: t.branchName.get(c.branchName[row]),
+      branchLocation: t.addr1.orNull(c.addr1[row]),
+      address: t.addr2.orNull(c.addr2[row]),
+      city: t.city.orNull(c.city[row]),
+      district: t.district.orNull(c.district[row]),
+      state,
+      stateName: state === null ? null : (this.stateNames.get(`${bank.country}\u0000${state}`) ?? null),
+      receivingCountry: bank.country,
+    };
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Agent list (spec §4.1)
+
+  /** Head offices of the country offering the mode, by code: the agent list's order. */
+  private officesOffering(country: string, deliveryMode: number) {
+    return this.data.offices.map((h, index) => ({ ...h, index })).filter((h) => h.country === country && h.deliveryModes.includes(deliveryMode));
+  }
+
+  agents(search: AgentSearch): Page<Agent> {
+    const offset = (search.pageNumber - 1) * search.pageSize;
+    const { total, agents } =
+      search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK ? this.branchAgents(search, offset) : this.agentRows(search, offset);
+    return pageOf(agents, total, search.pageNumber, search.pageSize);
+  }
+
+  /**
+   * Agents of the country's head offices offering the mode, head office by head office (by code), each a
+   * contiguous range of rows; search is a case-sensitive contains on head office or agent name: a head office
+   * whose name contains it answers with all its agents.
+   */
+  private agentRows(search: AgentSearch, offset: number): { total: number; agents: Agent[] } {
+    const offices = this.officesOffering(search.receivingCountry, search.deliveryMode);
+    const state = search.state === undefined ? -1 : (this.stateIds.get(search.state) ?? -2);
+    if (offices.length === 0 || state === -2) return { total: 0, agents: [] };
+    const columns = this.data.agents;
+    const byState = this.data.postings.agentState;
+    const byName = this.data.postings.agentName;
+    const term = search.search;
+    let nameIds: Int32Array | null = null;
+    const names = this.sets.agentName;
+    let total = 0;
+    const agents: Agent[] = [];
+    for (const office of offices) {
+      const skip = Math.max(0, offset - total);
+      const wanted = search.pageSize - agents.length;
+      const { agentStart: start, agentEnd: end } = office;
+      let page: { total: number; rows: number[] };
+      if (term === undefined || office.name.includes(term)) {
+        // No name filter: the office's rows, or those of its rows in the state (a slice of the state's postings).
+        if (state < 0) page = pageOfRanges([[start, end]], end - start, skip, wanted);
+        else {
+          const list = byState.rows;
+          const lo = lowerBound(list, byState.offsets[state], byState.offsets[state + 1], start);
+          const hi = lowerBound(list, lo, byState.offsets[state + 1], end);
+          page = { total: hi - lo, rows: Array.from(list.subarray(lo + skip, Math.min(hi, lo + skip + wanted))) };
+        }
+      } else {
+        if (!nameIds) names.reset((nameIds = this.text.agentName.matching(term)));
+        const test = new AgentTest(columns.state, state, columns.name, names);
+        let candidates: Candidates = { ranges: [[start, end]] };
+        let cost = end - start;
+        const named = postingsRows(byName, nameIds) * POSTINGS_ROW_COST;
+        if (named < cost) {
+          candidates = { postings: byName, ids: nameIds };
+          cost = named;
+        }
+        if (state >= 0 && (byState.offsets[state + 1] - byState.offsets[state]) * POSTINGS_ROW_COST < cost) {
+          candidates = { postings: byState, ids: [state] };
+        }
+        page = this.matches(candidates, start, end, test, skip, wanted);
+      }
+      for (const row of page.rows) agents.push(this.agentRecord(row));
+      total += page.total;
+    }
+    return { total, agents };
+  }
+
+  private agentRecord(row: number): Agent {
+    const c = this.data.agents;
+    const t = this.tables;
+    const office = this.data.offices[c.office[row]];
+    const country = office.country;
+    const state = t.state.orNull(c.state[row]);
+    return {
+      receivingAgentHeadOfficeCode: office.code,
+      headOfficeName: office.name,
+      agentCode: t.agentCode.get(row),
+      agentName: t.agentName.get(c.name[row]),
+      addressLine1: t.agentAddr1.orNull(c.addr1[row]),
+      addressLine2: t.agentAddr2.orNull(c.addr2[row]),
+      city: t.city.orNull(c.city[row]),
+      state,
+      stateName: state === null ? null : (this.stateNames.get(`${country}\u0000${state}`) ?? null),
+      phoneNumber: t.phone.orNull(c.phone[row]),
+      receivingCountry: country,
+      payoutType: office.payoutType,
+      deliveryModes: office.deliveryModes.map(deliveryModeCodeOf),
+      bankCode: null,
+      bankName: null,
+      routingNumber: null,
+    };
+  }
+
+  /**
+   * Delivery mode 04: the agent list answers from the bank branches each mode-04 head office pays into, head
+   * office by head office (by code). The search follows "[Bank Name], [Branch Name]"; without a comma it is a
+   * contains on head office, bank or branch name. Case-sensitive, like every agent-list search (spec §4.1).
+   */
+  private branchAgents(search: AgentSearch, offset: number): { total: number; agents: Agent[] } {
+    const country = this.countryIndex.get(search.receivingCountry);
+    const offices = this.officesOffering(search.receivingCountry, search.deliveryMode);
+    if (country === undefined || offices.length === 0) return { total: 0, agents: [] };
+    const state = search.state === undefined ? -1 : (this.stateIds.get(search.state) ?? -2);
+    if (state === -2) return { total: 0, agents: [] };
+    const parts = search.search ? splitBankBranchSearch(search.search) : null;
+    const namedBanks = (term: string) => this.banksWhere(search.receivingCountry, (bank) => bank.name.includes(term));
+    const texts: BranchConditions['texts'] = [];
+    let either: BranchConditions['either'];
+    let bankNamed: Uint8Array | null = null;
+    if (parts) {
+      if (parts.bankName) bankNamed = namedBanks(parts.bankName);
+      if (parts.branchName) {
+        const ids = this.text.branchName.matching(parts.branchName);
+        texts.push({ column: this.data.branches.branchName, set: this.sets.branchName.reset(ids), postings: this.data.postings.branchName, ids });
+      }
+    } else if (search.search) {
+      either = { banks: namedBanks(search.search), names: this.sets.branchName.reset(this.text.branchName.matching(search.search)) };
+    }
+    let total = 0;
+    const agents: Agent[] = [];
+    for (const office of offices) {
+      const banks = this.banksWhere(search.receivingCountry, (bank) => office.bankCodes.includes(bank.code));
+      if (bankNamed) for (let b = 0; b < banks.length; b++) banks[b] &= bankNamed[b];
+      const wholeOffice = either !== undefined && office.name.includes(search.search!);
+      const conditions: BranchConditions = { banks, state, texts, either: wholeOffice ? undefined : either };
+      const skip = Math.max(0, offset - total);
+      const wanted = search.pageSize - agents.length;
+      const page = this.branchRows(country, conditions, skip, wanted);
+      for (const row of page.rows) agents.push(this.branchAgentRecord(row, office));
+      total += page.total;
+    }
+    return { total, agents };
+  }
+
+  private branchAgentRecord(row: number, office: OfficeEntry): Agent {
+    const branch = this.branchRecord(row, office.code);
+    return {
+      receivingAgentHeadOfficeCode: office.code,
+      headOfficeName: office.name,
+      agentCode: branch.routingNumber ?? `${branch.bankCode}-${this.data.branches.id[row]}`,
+      agentName: branch.branchName,
+      addressLine1: branch.branchLocation,
+      addressLine2: branch.address,
+      city: branch.city,
+      state: branch.state,
+      stateName: branch.stateName,
+      phoneNumber: null,
+      receivingCountry: branch.receivingCountry,
+      payoutType: office.payoutType,
+      deliveryModes: [deliveryModeCodeOf(ACCOUNT_TRANSFER_TO_OTHER_BANK)],
+      bankCode: branch.bankCode,
+      bankName: branch.bankName,
+      routingNumber: branch.routingNumber,
+    };
+  }
+}
+
+interface RowTest {
+  accept(row: number): boolean;
+}
+
+/**
+ * The conditions of a branch search, checked row by row. A class with every field always set (one shape), so
+ * that `accept` is inlined into the scan loops; unused text conditions point at an empty set.
+ */
+class BranchTest implements RowTest {
+  private readonly bankOf: Int32Array;
+  private readonly banks: Uint8Array;
+  private readonly codeBanks: Uint8Array | null;
+  private readonly routed: number[];
+  private readonly stateOf: Int32Array;
+  private readonly state: number;
+  private readonly column1: Int32Array | null;
+  private readonly stamps1: Uint32Array;
+  private readonly generation1: number;
+  private readonly column2: Int32Array | null;
+  private readonly stamps2: Uint32Array;
+  private readonly generation2: number;
+  private readonly column3: Int32Array | null;
+  private readonly stamps3: Uint32Array;
+  private readonly generation3: number;
+  private readonly nameOf: Int32Array;
+  private readonly eitherBanks: Uint8Array | null;
+  private readonly eitherNames: Uint32Array;
+  private readonly eitherGeneration: number;
+
+  constructor(columns: SearchIndexData['branches'], conditions: BranchConditions) {
+    const none = new Uint32Array(1);
+    const [t1, t2, t3] = conditions.texts;
+    this.bankOf = columns.bank;
+    this.banks = conditions.banks;
+    this.codeBanks = conditions.code?.banks ?? null;
+    this.routed = conditions.code?.routed ?? [];
+    this.stateOf = columns.state;
+    this.state = conditions.state;
+    this.column1 = t1?.column ?? null;
+    this.stamps1 = t1?.set.stamps ?? none;
+    this.generation1 = t1?.set.generation ?? 0;
+    this.column2 = t2?.column ?? null;
+    this.stamps2 = t2?.set.stamps ?? none;
+    this.generation2 = t2?.set.generation ?? 0;
+    this.column3 = t3?.column ?? null;
+    this.stamps3 = t3?.set.stamps ?? none;
+    this.generation3 = t3?.set.generation ?? 0;
+    this.nameOf = columns.branchName;
+    this.eitherBanks = conditions.either?.banks ?? null;
+    this.eitherNames = conditions.either?.names.stamps ?? none;
+    this.eitherGeneration = conditions.either?.names.generation ?? 0;
+  }
+
+  accept(row: number): boolean {
+    const bank = this.bankOf[row];
+    if (this.banks[bank] !== 1) return false;
+    if (this.column1 !== null && this.stamps1[this.column1[row]] !== this.generation1) return false;
+    if (this.column2 !== null && this.stamps2[this.column2[row]] !== this.generation2) return false;
+    if (this.column3 !== null && this.stamps3[this.column3[row]] !== this.generation3) return false;
+    if (this.state >= 0 && this.stateOf[row] !== this.state) return false;
+    if (this.codeBanks !== null && this.codeBanks[bank] !== 1 && !this.routed.includes(row)) return false;
+    if (this.eitherBanks !== null && this.eitherBanks[bank] !== 1 && this.eitherNames[this.nameOf[row]] !== this.eitherGeneration) return false;
+    return true;
+  }
+}
+
+/** The conditions of an agent search within one head office's rows. */
+class AgentTest implements RowTest {
+  private readonly stamps: Uint32Array;
+  private readonly generation: number;
+  constructor(
+    private readonly stateOf: Int32Array,
+    private readonly state: number,
+    private readonly nameOf: Int32Array,
+    names: IdSet,
+  ) {
+    this.stamps = names.stamps;
+    this.generation = names.generation;
+  }
+  accept(row: number): boolean {
+    return (this.state < 0 || this.stateOf[row] === this.state) && this.stamps[this.nameOf[row]] === this.generation;
+  }
+}
+
+/** The first position in list[from…to-1] (ascending) whose row is at least `row`. */
+function lowerBound(list: Int32Array, from: number, to: number, row: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < row) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Ranges (ascending) with the adjacent ones joined. */
+function mergeRanges(ranges: [number, number][]): [number, number][] {
+  const merged: [number, number][] = [];
+  for (const [start, end] of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && last[1] === start) last[1] = end;
+    else merged.push([start, end]);
+  }
+  return merged;
+}
+
+/** The accepted rows of ranks offset…offset+limit-1 along the ranges, stopping once they are found. */
+function firstMatches(ranges: [number, number][], test: RowTest, offset: number, limit: number): number[] {
+  const rows: number[] = [];
+  if (limit <= 0) return rows;
+  let seen = 0;
+  for (const [start, end] of ranges) {
+    for (let row = start; row < end; row++) {
+      if (!test.accept(row)) continue;
+      if (seen++ >= offset) {
+        rows.push(row);
+        if (rows.length === limit) return rows;
+      }
+    }
+  }
+  return rows;
+}
+
+/** Every row of the ranges matches: the total is their size, and the page is found by position. */
+function pageOfRanges(ranges: [number, number][], total: number, offset: number, limit: number): { total: number; rows: number[] } {
+  const rows: number[] = [];
+  let skipped = 0;
+  for (const [start, end] of ranges) {
+    const size = end - start;
+    if (skipped + size <= offset) {
+      skipped += size;
+      continue;
+    }
+    for (let row = start + Math.max(0, offset - skipped); row < end && rows.length < limit; row++) rows.push(row);
+    skipped += size;
+    if (rows.length >= limit) break;
+  }
+  return { total, rows };
+}

@@ -1,0 +1,126 @@
+import type { Worker } from 'node:worker_threads';
+import { StoreUnavailableError, type LookupStore } from '../store/store';
+import { startWorker } from '../worker-thread';
+import { indexSize } from './build';
+import type { IndexWorkerMessage } from './index-worker';
+import { buildFromStore } from './read-data-set';
+import { SearchIndex } from './search-index';
+
+// Holds the search index of the served data set and keeps it current. The store stays the durable source of
+// truth; when its data version moves (an import here, or another instance's import on PostgreSQL), a new index
+// is built off the event loop and swapped in with one assignment. A request takes the index once and answers
+// from it synchronously, so every answer comes wholly from one data version.
+
+export interface SearchServiceOptions {
+  store: LookupStore;
+  /**
+   * 'worker' (the server): built in a worker thread on its own connection. 'inline': built on this thread,
+   * for stores another thread cannot open (in-memory) and small test data sets.
+   */
+  build?: 'worker' | 'inline';
+  /** How often the store's data version is looked at, at most (on requests). */
+  checkEveryMs?: number;
+  log?: (message: string, details?: Record<string, unknown>) => void;
+}
+
+export interface IndexBuild {
+  version: string;
+  /** Scan and build together (they run interleaved: the rows are indexed as they are read). */
+  buildMs: number;
+  bytes: Record<string, number>;
+  branches: number;
+  agents: number;
+}
+
+export class SearchService {
+  private current: SearchIndex | null = null;
+  private worker: Worker | null = null;
+  private closed = false;
+  private building: Promise<void> | null = null;
+  private checkedAt = 0;
+  private readonly first: Promise<void>;
+  private resolveFirst!: () => void;
+  /** The last build's figures (for /readyz, logs and the benchmark). */
+  lastBuild: IndexBuild | null = null;
+  lastError: string | null = null;
+
+  constructor(private readonly options: SearchServiceOptions) {
+    this.first = new Promise((resolve) => (this.resolveFirst = resolve));
+  }
+
+  /** Resolves once the first index is in place. */
+  whenReady(): Promise<void> {
+    return this.first;
+  }
+
+  get ready(): boolean {
+    return this.current !== null;
+  }
+
+  /** The index to answer from; a 503 (Retry-After) until the first one is built. */
+  index(): SearchIndex {
+    if (!this.current) throw new StoreUnavailableError('The search index is being built; retry shortly.', 2);
+    return this.current;
+  }
+
+  /** Looks at the store's data version (at most every checkEveryMs) and starts a rebuild when it moved. */
+  async ensureFresh(now = Date.now()): Promise<void> {
+    if (this.closed || this.building || now - this.checkedAt < (this.options.checkEveryMs ?? 1000)) return;
+    this.checkedAt = now;
+    const version = await this.options.store.dataVersion();
+    if (version !== this.current?.version) void this.rebuild();
+  }
+
+  /** Builds the index of the store's current data set and swaps it in; one build at a time. */
+  rebuild(): Promise<void> {
+    this.building ??= this.build()
+      .then((index) => {
+        this.current = index;
+        this.lastError = null;
+        this.resolveFirst();
+      })
+      .catch((error: Error) => {
+        // The previous index (if any) keeps answering; the next check tries again.
+        this.lastError = error.message;
+        this.options.log?.('search index build failed', { err: error.message });
+      })
+      .finally(() => {
+        this.building = null;
+        this.checkedAt = Date.now();
+      });
+    return this.building;
+  }
+
+  /** Stops a build under way (the app is closing). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.worker?.terminate();
+  }
+
+  private async build(): Promise<SearchIndex> {
+    const { store } = this.options;
+    const source = store.source;
+    let build: IndexBuild;
+    let index: SearchIndex;
+    if (this.options.build === 'inline' || !source) {
+      const started = performance.now();
+      const data = await buildFromStore(store);
+      index = new SearchIndex(data);
+      build = { version: data.version, buildMs: performance.now() - started, bytes: indexSize(data), branches: index.branchCount, agents: index.agentCount };
+    } else {
+      const message = await new Promise<Extract<IndexWorkerMessage, { type: 'built' }>>((resolve, reject) => {
+        const worker = startWorker(new URL('./index-worker.ts', import.meta.url), source);
+        this.worker = worker;
+        worker.once('message', (m: IndexWorkerMessage) => (m.type === 'built' ? resolve(m) : reject(new Error(m.message))));
+        worker.once('error', reject);
+        worker.once('exit', (code) => reject(new Error(`the index worker stopped (exit code ${code})`)));
+      });
+      this.worker = null;
+      index = new SearchIndex(message.data);
+      build = { version: message.data.version, buildMs: message.buildMs, bytes: message.bytes, branches: index.branchCount, agents: index.agentCount };
+    }
+    this.lastBuild = build;
+    this.options.log?.('search index built', { ...build, buildMs: Math.round(build.buildMs) });
+    return index;
+  }
+}
