@@ -61,14 +61,36 @@ export async function buildShapes(base: string, real: SeedFiles): Promise<Shape[
   type AgentPage = { data: { agentName: string }[] };
   const someAgents = await getJson<AgentPage>(base, path('agents', { receivingCountry: 'MX', deliveryMode: 1, pageNumber: 7, pageSize: 1000 }));
   const agentNames = spread(someAgents.data.map((a) => a.agentName), 50);
+  const agentWordCounts = new Map<string, number>();
+  for (const a of someAgents.data) for (const w of new Set(a.agentName.match(/\p{L}{4,}/gu) ?? [])) agentWordCounts.set(w, (agentWordCounts.get(w) ?? 0) + 1);
+  const agentWords = spread([...agentWordCounts].filter(([, n]) => n >= 3).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w), 20);
   const rareBranchNames = rareWords(branchNameWords).map((w) => w.toUpperCase());
 
   const typical = typicalWords(locationWords, inBranches);
+  // Distinct searches: every bank-name word of the real Indian banks × place words in 0.2–5% of the rows ×
+  // pages 1–2 (3,000+ different answers), and for agents every Mexican state × words of agent names × pages.
+  const inBankWords = [
+    ...new Set(real.branchFiles.flatMap((f) => f.records).filter((r) => r.country === 'IN').flatMap((r) => r.bank_name.toLowerCase().match(/\p{L}{4,}/gu) ?? [])),
+  ].sort();
+  const placeWords = spread(locationWords.filter(([, n]) => n >= inBranches * 0.002 && n <= inBranches * 0.05).map(([w]) => w), 60);
   const mexico = { receivingCountry: 'MX', deliveryMode: '01' };
   const countries = ['MX', 'IN', 'BD', 'NG', 'PH', 'NP'];
   const branches = (query: Record<string, string | number>) => path('banks/branches', { ...office, ...query });
 
+  const distinctBranches = inBankWords.flatMap((bankName) => placeWords.flatMap((branchLocation) => [1, 2].map((pageNumber) => branches({ bankName, branchLocation, pageNumber }))));
+  // Shuffled (a fixed order), so that consecutive requests do not share their terms.
+  const shuffled = (paths: string[]) => paths.map((p, i) => [(i * 2654435761) % 4294967296, p] as const).sort((a, b) => a[0] - b[0]).map(([, p]) => p);
   return [
+    {
+      name: 'branches: typical, distinct',
+      query: `ICICIN bankName=<${inBankWords.length} bank words>&branchLocation=<${placeWords.length} place words>&pageNumber=1|2`,
+      paths: shuffled(distinctBranches),
+    },
+    {
+      name: 'agents: typical, distinct',
+      query: `MX 01 state=<${mxStates.length} states>&search=<${agentWords.length} name words>&pageNumber=1|2`,
+      paths: shuffled(mxStates.flatMap((state) => agentWords.flatMap((search) => [1, 2].map((pageNumber) => path('agents', { ...mexico, state, search, pageNumber }))))),
+    },
     { name: 'branches: head office only', query: 'banks/branches ICICIN', paths: [branches({})] },
     { name: 'branches: exact routing number', query: 'bankCode=<IFSC> (50 rotating)', paths: routingNumbers.map((r) => branches({ bankCode: r })) },
     {

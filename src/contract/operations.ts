@@ -2,4 +2,16 @@ import { z } from 'zod';
 
 // Answers of the operations endpoints (GET /healthz, GET /readyz); failures are problems like everywhere.
 export const aliveResponse = z.object({ status: z.literal('alive') });
-export const readyResponse = z.object({ status: z.literal('ready'), engine: z.string() });
+export const readyResponse = z.object({
+  status: z.literal('ready'),
+  engine: z.string(),
+  searchIndex: z
+    .object({
+      dataVersion: z.string(),
+      branches: z.number().int(),
+      agents: z.number().int(),
+      buildMs: z.number().int(),
+      bytes: z.record(z.string(), z.number().int()),
+    })
+    .meta({ description: 'The in-memory search index answering the agent list and bank branches: its data version, rows, last build time and size by part.' }),
+});

@@ -110,8 +110,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const key = request.headers['x-idempotency-key'];
     if (typeof key === 'string' && UUID_SHAPED_PATTERN.test(key)) reply.header('x-idempotency-key', key);
     if (request.url.startsWith('/v1/')) {
-      await reference.ensureFresh();
-      await search.ensureFresh();
+      // A database that cannot say its data version right now does not stop the lookups held in memory: they
+      // answer from the data version they hold (x-data-version); the lookups that read the store answer 503.
+      try {
+        await reference.ensureFresh();
+        await search.ensureFresh();
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) throw error;
+        request.log.warn({ err: error }, 'data version check failed; answering from memory');
+      }
     }
   });
   // Right after the correlation id is known: an over-long request target is refused with 414.

@@ -23,6 +23,8 @@ const environment = z.object({
   DATABASE_URL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORTAL_DIR: z.string().default(join(process.cwd(), 'dist', 'portal')),
+  // Server processes behind the one port (node:cluster); each holds its own search index. 1: no cluster.
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   // PostgreSQL store (DATABASE_URL=postgres://…): connections per instance, and how long a lookup query or a
   // wait for a connection may take before the request is answered 503 with Retry-After.
   PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),

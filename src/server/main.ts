@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { loadConfig } from './config';
@@ -5,9 +6,42 @@ import { loadApiKeys, loadCorrespondents } from './plugins/app/access';
 import { openStore } from './store/open-store';
 import { connectRedis } from './redis';
 
-// Starts the service: opens (and on first start seeds) the store, builds the app, listens.
+// Starts the service: opens (and on first start seeds) the store, builds the app, listens. With WORKERS=n
+// (n > 1) a primary process seeds the store once, then runs n server processes sharing the port
+// (node:cluster hands each connection to one of them); each builds its own search index.
+
+/** The primary of WORKERS=n: seeds, forks, restarts a worker that dies, and stops them all on SIGTERM/SIGINT. */
+async function primary(workers: number) {
+  const config = loadConfig();
+  const store = await openStore({
+    dataDir: config.DATA_DIR,
+    databaseUrl: config.DATABASE_URL,
+    seedOnStart: config.SEED_ON_START,
+    log: (m) => console.log(m),
+  });
+  await store.close();
+  let stopping = false;
+  for (let i = 0; i < workers; i++) cluster.fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    console.error(`Server process ${worker.process.pid} exited (${signal ?? code}); starting another.`);
+    setTimeout(() => cluster.fork(), 1000);
+  });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      stopping = true;
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    });
+  }
+}
+
 async function main() {
   const config = loadConfig();
+  if (config.WORKERS > 1 && cluster.isPrimary) return primary(config.WORKERS);
   const access = {
     correspondents: config.CORRESPONDENTS_FILE ? loadCorrespondents(config.CORRESPONDENTS_FILE) : undefined,
     apiKeys: config.API_KEYS_FILE ? loadApiKeys(config.API_KEYS_FILE) : undefined,
@@ -45,6 +79,7 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
+  if (cluster.isWorker && cluster.worker?.id !== 1) return;
   console.log(`Receiving-Partner Lookup is serving on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}/ (API: /v1, reference: /v1/docs)`);
 }
 

@@ -62,6 +62,12 @@ export async function startServer(env: Record<string, string>, dataDir = seededD
     if (Date.now() - started > timeoutMs) throw new Error(`server did not start within ${timeoutMs} ms:\n${text()}`);
   }
   if (!url) await exited;
+  // Lookups are answered once the search index is built (/readyz 200); a test of start-up itself sees both.
+  for (const started = Date.now(); url && !ended; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const ready = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+    if (ready) break;
+    if (Date.now() - started > timeoutMs) throw new Error(`server was not ready within ${timeoutMs} ms:\n${text()}`);
+  }
   return {
     child,
     url,

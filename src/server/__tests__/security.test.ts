@@ -236,7 +236,11 @@ describe('browser side, limits, health and metrics (real HTTP)', () => {
     expect(aliveResponse.parse(await alive.json())).toEqual({ status: 'alive' });
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
-    expect(readyResponse.parse(await ready.json())).toEqual({ status: 'ready', engine: 'sqlite' });
+    expect(readyResponse.parse(await ready.json())).toMatchObject({
+      status: 'ready',
+      engine: 'sqlite',
+      searchIndex: { dataVersion: '1', branches: 24_114, agents: 25_120 },
+    });
   });
 
   it('exposes per-route request counts and latency histograms in Prometheus text', async () => {

@@ -20,6 +20,11 @@ export default async function operationsRoutes(app: FastifyInstance) {
     }
     if (!loaded) throw new ProblemError('unavailable', 'No data set is loaded yet.', [], { 'retry-after': '5' });
     if (!app.searchIndex.ready) throw new ProblemError('unavailable', 'The search index is being built.', [], { 'retry-after': '2' });
-    return { status: 'ready', engine: app.store.engine };
+    const build = app.searchIndex.lastBuild!;
+    return {
+      status: 'ready',
+      engine: app.store.engine,
+      searchIndex: { dataVersion: build.version, branches: build.branches, agents: build.agents, buildMs: Math.round(build.buildMs), bytes: build.bytes },
+    };
   });
 }

@@ -22,6 +22,9 @@ export interface OfficeEntry {
   /** Its agents: rows agentStart…agentEnd-1. */
   agentStart: number;
   agentEnd: number;
+  /** The smallest and largest agent-name id of its agents. */
+  nameMin: number;
+  nameMax: number;
 }
 
 /** A bank of the branch table: one (country, bank code, bank name). */
@@ -165,6 +168,8 @@ export class SearchIndexBuilder implements DataSetVisitor {
         bankCodes: h.bankCodes,
         agentStart: 0,
         agentEnd: 0,
+        nameMin: 0,
+        nameMax: -1,
       }));
     this.officeIndex = new Map(this.offices.map((h, i) => [h.code, i]));
   }
@@ -284,10 +289,17 @@ export class SearchIndexBuilder implements DataSetVisitor {
     agentOrder.sort((x, y) => a.office[x] - a.office[y] || compareCodePoints(a.code[x], a.code[y]));
     const m = agentOrder.length;
     const agentColumn = (column: number[]) => Int32Array.from(agentOrder, (i) => column[i]);
+    // Agent names numbered in answer order (first row holding each), so that a head office's names are one
+    // narrow span of ids: the names a search matched inside a head office are a slice of the matched ids.
+    const agentNameRank = new Int32Array(this.agentName.values.length).fill(-1);
+    const agentNames: string[] = [];
+    for (const i of agentOrder) {
+      if (agentNameRank[a.name[i]] < 0) agentNameRank[a.name[i]] = agentNames.push(this.agentName.values[a.name[i]]) - 1;
+    }
     const agents = {
       count: m,
       office: agentColumn(a.office),
-      name: agentColumn(a.name),
+      name: Int32Array.from(agentOrder, (i) => agentNameRank[a.name[i]]),
       addr1: agentColumn(a.addr1),
       addr2: agentColumn(a.addr2),
       city: agentColumn(a.city),
@@ -296,8 +308,14 @@ export class SearchIndexBuilder implements DataSetVisitor {
     };
     for (let row = 0; row < m; row++) {
       const office = this.offices[agents.office[row]];
-      if (row === 0 || agents.office[row - 1] !== agents.office[row]) office.agentStart = row;
+      if (row === 0 || agents.office[row - 1] !== agents.office[row]) {
+        office.agentStart = row;
+        office.nameMin = agents.name[row];
+        office.nameMax = agents.name[row];
+      }
       office.agentEnd = row + 1;
+      office.nameMin = Math.min(office.nameMin, agents.name[row]);
+      office.nameMax = Math.max(office.nameMax, agents.name[row]);
     }
     const agentCodes = agentOrder.map((i) => a.code[i]);
 
@@ -324,7 +342,7 @@ export class SearchIndexBuilder implements DataSetVisitor {
         districtLower: toStringTable(districtLower.values),
         state: toStringTable(this.state.values),
         agentCode: toStringTable(agentCodes),
-        agentName: toStringTable(this.agentName.values),
+        agentName: toStringTable(agentNames),
         agentAddr1: toStringTable(this.agentAddr1.values),
         agentAddr2: toStringTable(this.agentAddr2.values),
         phone: toStringTable(this.phone.values),
@@ -335,14 +353,14 @@ export class SearchIndexBuilder implements DataSetVisitor {
         addr1Lower: buildTrigramIndex(addr1Lower.values),
         addr2Lower: buildTrigramIndex(addr2Lower.values),
         districtLower: buildTrigramIndex(districtLower.values),
-        agentName: buildTrigramIndex(this.agentName.values),
+        agentName: buildTrigramIndex(agentNames),
       },
       postings: {
         branchName: buildPostings(branches.branchName, branchNames.length),
         addr1Lower: buildPostings(branches.addr1Lower, addr1Lower.values.length),
         addr2Lower: buildPostings(branches.addr2Lower, addr2Lower.values.length),
         districtLower: buildPostings(branches.districtLower, districtLower.values.length),
-        agentName: buildPostings(agents.name, this.agentName.values.length),
+        agentName: buildPostings(agents.name, agentNames.length),
         agentState: buildPostings(agents.state, this.state.values.length),
       },
     };

@@ -19,7 +19,9 @@ beforeAll(async () => {
   data = seededDataDir();
   newFile = join(data.dir, 'bd-new.csv');
   await writeLargeBangladeshBranchFile(newFile, NEW_ROWS, MARKER);
-  t = await createTestApp({ store: SqliteStore.open(data.file) });
+  // The search index is built in a worker thread and swapped in when the import commits, as in the server.
+  t = await createTestApp({ store: SqliteStore.open(data.file), searchIndexBuild: 'worker' });
+  await t.app.searchIndex.whenReady();
 });
 afterAll(async () => {
   await t.close();
@@ -41,11 +43,12 @@ it('every answer during a replace is wholly old or wholly new', async () => {
   let mixed = 0;
   let oldAnswers = 0;
   let newAnswers = 0;
-  // Bounded: until the import has finished and the app has served the new set (at most 50 requests after
-  // the import ended), and 20,000 requests in all.
-  let afterFinish = 0;
-  for (let i = 0; i < 20_000 && !(finished && newAnswers > 0) && afterFinish < 50; i++) {
-    if (finished) afterFinish++;
+  // Bounded: until the import has finished and the app has served the new set (its index is rebuilt after the
+  // commit: at most 60 s after the import ended), and 100,000 requests in all.
+  let finishedAt = 0;
+  const versions = new Map<string, 'old' | 'new'>();
+  for (let i = 0; i < 100_000 && !(finished && newAnswers > 10) && (!finishedAt || Date.now() - finishedAt < 60_000); i++) {
+    if (finished && !finishedAt) finishedAt = Date.now();
     // app.inject settles in microtasks: let the event loop run, or the import's exit is never noticed.
     await nextTurn();
     const lookup = LOOKUPS[i % LOOKUPS.length];
@@ -53,6 +56,11 @@ it('every answer during a replace is wholly old or wholly new', async () => {
     expect(res.statusCode).toBe(200);
     const answer = res.json() as Answer;
     const marked = answer.data.filter((row) => lookup.name(row).includes(MARKER)).length;
+    // The x-data-version header names the data set the answer came from: one set per version.
+    const kind = marked === answer.data.length ? 'new' : 'old';
+    const version = String(res.headers['x-data-version']);
+    expect(versions.get(version) ?? kind).toBe(kind);
+    versions.set(version, kind);
     if (marked === answer.data.length) {
       newAnswers++;
       totals[i % LOOKUPS.length].new.add(answer.pagination.totalItems);
@@ -66,6 +74,7 @@ it('every answer during a replace is wholly old or wholly new', async () => {
   expect(mixed).toBe(0);
   expect(oldAnswers).toBeGreaterThan(0);
   expect(newAnswers).toBeGreaterThan(0);
+  expect(new Set(versions.values())).toEqual(new Set(['old', 'new']));
   // Each set has one total per lookup: no answer had the rows of one set and the total of the other.
   expect([...totals[0].old]).toEqual([10_026]);
   expect([...totals[0].new]).toEqual([NEW_ROWS]);

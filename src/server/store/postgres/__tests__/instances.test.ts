@@ -27,7 +27,9 @@ describe.skipIf(!testEngines().includes('postgres'))('two instances on one Postg
     for (let i = 0; i < 2; i++) {
       const store = PgStore.open({ connectionString: database.url, poolSize: 4 });
       const redis = connectRedis(REDIS_URL);
+      // Each instance builds its own search index in a worker thread, as a deployed one does.
       const app = await buildApp({ store, rateLimit: { max: LIMIT, timeWindowMs: 60_000, redis, keyPrefix } });
+      await app.searchIndex.whenReady();
       urls.push(await app.listen({ host: '127.0.0.1', port: 0 }));
       stores.push(store);
       redisClients.push(redis);
@@ -103,15 +105,16 @@ describe.skipIf(!testEngines().includes('postgres'))('two instances on one Postg
         .toBe('Mexico (new data set)');
     }
   });
-  it('keeps answering from the old data set or the new one while a data set is replaced, never a mix', async () => {
+  it('keeps answering from the old data set or the new one while another instance replaces it, never a mix, then picks up the new one', async () => {
     const path = '/v1/banks/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=BRACBD&pageSize=1';
     let request = 0;
     const totalNow = async () => {
       // A fresh correspondent id per request keeps these many lookups under the rate limit.
       const response = await get(1, path, `AT${String(request++).padStart(4, '0')}`);
-      return { status: response.status, total: (await response.json()).pagination?.totalItems as number };
+      return { status: response.status, version: response.headers.get('x-data-version'), total: (await response.json()).pagination?.totalItems as number };
     };
-    const before = (await totalNow()).total;
+    const first = await totalNow();
+    const before = first.total;
     const dataSet = await stores[0].readDataSet();
     // The new data set lacks one bank's branches, so its total differs from the old one.
     const branches = dataSet.branches.filter((b) => !(b.country === 'BD' && b.bankCode === '020'));
@@ -120,16 +123,26 @@ describe.skipIf(!testEngines().includes('postgres'))('two instances on one Postg
 
     let loaded = false;
     const replacing = stores[0].replaceDataSet({ ...dataSet, branches }).finally(() => { loaded = true; });
-    const seen: { status: number; total: number }[] = [];
+    const seen: { status: number; version: string | null; total: number }[] = [];
     for (let i = 0; i < 2000 && !loaded; i++) {
       seen.push(await totalNow());
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     await replacing;
-    seen.push(await totalNow());
+    // Instance 1 notices the new data version (within a second), builds its index off the event loop and
+    // swaps it in, answering from the old one meanwhile.
+    for (let i = 0; i < 600 && seen.at(-1)!.total !== after; i++) {
+      seen.push(await totalNow());
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(seen.length).toBeGreaterThan(2);
     expect(seen.filter((s) => s.status !== 200)).toEqual([]);
     expect(seen.filter((s) => s.total !== before && s.total !== after)).toEqual([]);
     expect(seen.at(-1)!.total).toBe(after);
+    // The header names the data version each answer came from: one total per version, and a new version.
+    const totalOf = new Map<string | null, Set<number>>();
+    for (const s of seen) totalOf.set(s.version, (totalOf.get(s.version) ?? new Set()).add(s.total));
+    for (const totals of totalOf.values()) expect(totals.size).toBe(1);
+    expect(seen.at(-1)!.version).not.toBe(first.version);
   });
 });

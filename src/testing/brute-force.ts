@@ -1,0 +1,135 @@
+import { ACCOUNT_TRANSFER_TO_OTHER_BANK, type Agent, type BankBranch } from '../contract';
+import type { DataSet } from '../server/seed/data-set';
+import { deliveryModeCodeOf } from '../server/seed/delivery-modes';
+import { splitBankBranchSearch, type AgentSearch, type BranchSearch } from '../server/store/store';
+
+// The lookup rules written as plainly as possible, over the rows of a data set: what the search index must
+// answer, record for record (README "Rules"). Used by the tests only; slow on purpose.
+
+const byCodePoint = (a: string, b: string) => {
+  const x = [...a].map((c) => c.codePointAt(0)!);
+  const y = [...b].map((c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+};
+const has = (value: string | null, term: string | undefined) => term === undefined || (value ?? '').includes(term);
+const hasFolded = (value: string | null, term: string | undefined) => term === undefined || (value ?? '').toLowerCase().includes(term.toLowerCase());
+
+export class BruteForce {
+  private readonly ordered: (DataSet['branches'][number] & { id: number })[];
+  private readonly stateNames: Map<string, string>;
+  constructor(private readonly dataSet: DataSet) {
+    this.ordered = dataSet.branches
+      .map((b, i) => ({ ...b, id: i + 1 }))
+      .sort((x, y) => byCodePoint(x.country, y.country) || byCodePoint(x.bankName, y.bankName) || byCodePoint(x.branchName, y.branchName) || x.id - y.id);
+    this.stateNames = new Map(dataSet.states.map((s) => [`${s.country}|${s.code}`, s.name]));
+  }
+
+  private offices(country: string, mode: number) {
+    return this.dataSet.headOffices.filter((h) => h.country === country && h.deliveryModes.includes(mode)).sort((x, y) => byCodePoint(x.code, y.code));
+  }
+
+  private stateName(country: string, state: string | null) {
+    return state === null ? null : (this.stateNames.get(`${country}|${state}`) ?? null);
+  }
+
+  /** Every matching branch record, in answer order. */
+  branches(q: Omit<BranchSearch, 'pageNumber' | 'pageSize'>): BankBranch[] {
+    const office = this.offices(q.receivingCountry, q.deliveryMode).find((h) => h.code === q.receivingAgentHeadOfficeCode);
+    if (!office) return [];
+    return this.ordered
+      .filter(
+        (b) =>
+          b.country === q.receivingCountry &&
+          office.bankCodes.includes(b.bankCode) &&
+          hasFolded(b.bankName, q.bankName) &&
+          (q.bankCode === undefined || b.bankCode === q.bankCode || b.routingNumber === q.bankCode) &&
+          hasFolded(b.addressLine1, q.branchLocation) &&
+          hasFolded(b.addressLine2, q.address) &&
+          hasFolded(b.district, q.district),
+      )
+      .map((b) => ({
+        receivingAgentHeadOfficeCode: office.code,
+        bankCode: b.bankCode,
+        bankName: b.bankName,
+        routingNumber: b.routingNumber,
+        branchName: b.branchName,
+        branchLocation: b.addressLine1,
+        address: b.addressLine2,
+        city: b.city,
+        district: b.district,
+        state: b.state,
+        stateName: this.stateName(b.country, b.state),
+        receivingCountry: b.country,
+      }));
+  }
+
+  /** Every matching agent record, in answer order. */
+  agents(q: Omit<AgentSearch, 'pageNumber' | 'pageSize'>): Agent[] {
+    const offices = this.offices(q.receivingCountry, q.deliveryMode);
+    if (q.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK) {
+      const parts = q.search ? splitBankBranchSearch(q.search) : null;
+      return offices.flatMap((h) =>
+        this.ordered
+          .filter(
+            (b) =>
+              b.country === h.country &&
+              h.bankCodes.includes(b.bankCode) &&
+              (q.state === undefined || b.state === q.state) &&
+              (parts
+                ? has(b.bankName, parts.bankName) && has(b.branchName, parts.branchName)
+                : has(h.name, q.search) || has(b.bankName, q.search) || has(b.branchName, q.search)),
+          )
+          .map((b) => ({
+            receivingAgentHeadOfficeCode: h.code,
+            headOfficeName: h.name,
+            agentCode: b.routingNumber ?? `${b.bankCode}-${b.id}`,
+            agentName: b.branchName,
+            addressLine1: b.addressLine1,
+            addressLine2: b.addressLine2,
+            city: b.city,
+            state: b.state,
+            stateName: this.stateName(b.country, b.state),
+            phoneNumber: null,
+            receivingCountry: b.country,
+            payoutType: h.payoutType,
+            deliveryModes: ['04'],
+            bankCode: b.bankCode,
+            bankName: b.bankName,
+            routingNumber: b.routingNumber,
+          })),
+      );
+    }
+    const offered = new Map(offices.map((h) => [h.code, h]));
+    return this.dataSet.agents
+      .filter(
+        (a) =>
+          a.country === q.receivingCountry &&
+          offered.has(a.headOfficeCode) &&
+          (q.state === undefined || a.state === q.state) &&
+          (has(a.agentName, q.search) || has(offered.get(a.headOfficeCode)!.name, q.search)),
+      )
+      .sort((x, y) => byCodePoint(x.headOfficeCode, y.headOfficeCode) || byCodePoint(x.agentCode, y.agentCode))
+      .map((a) => {
+        const h = offered.get(a.headOfficeCode)!;
+        return {
+          receivingAgentHeadOfficeCode: h.code,
+          headOfficeName: h.name,
+          agentCode: a.agentCode,
+          agentName: a.agentName,
+          addressLine1: a.addressLine1,
+          addressLine2: a.addressLine2,
+          city: a.city,
+          state: a.state,
+          stateName: this.stateName(a.country, a.state),
+          phoneNumber: a.phoneNumber,
+          receivingCountry: a.country,
+          payoutType: h.payoutType,
+          deliveryModes: [...h.deliveryModes].sort((x, y) => x - y).map(deliveryModeCodeOf),
+          bankCode: null,
+          bankName: null,
+          routingNumber: null,
+        };
+      });
+  }
+}
