@@ -27,15 +27,15 @@ const BINARY_SEARCH_COST = 24;
 type Candidates = { ranges: [number, number][] } | { postings: PostingsData; ids: ArrayLike<number> } | { rows: Int32Array };
 
 interface BranchConditions {
-  /** Banks in scope (head office banks, bank-name filter), by bank id. */
-  banks: Uint8Array;
+  /** Banks in scope (head office banks, bank-name filter), by bank id: 1 in scope. */
+  banks: number[];
   /** bankCode: the row's bank has that code, or the row is one of `routed` (those with that routing number). */
-  code?: { banks: Uint8Array; routed: number[] };
+  code?: { banks: number[]; routed: number[] };
   state: number;
   /** Contains filters that must all hold: the row's id in `column` is in `set`. */
   texts: { column: Int32Array; set: IdSet; postings: PostingsData; ids: Int32Array }[];
   /** Mode-04 agent search without a comma: the bank name or the branch name contains it. */
-  either?: { banks: Uint8Array; names: IdSet };
+  either?: { banks: number[]; names: IdSet };
 }
 
 export class SearchIndex {
@@ -104,8 +104,9 @@ export class SearchIndex {
     return pageOf(data, total, search.pageNumber, search.pageSize);
   }
 
-  private banksWhere(country: string, keep: (bank: SearchIndexData['banks'][number]) => boolean): Uint8Array {
-    const banks = new Uint8Array(this.data.banks.length);
+  /** 1 for the banks of the country that `keep` keeps (a plain array: a small set made per search). */
+  private banksWhere(country: string, keep: (bank: SearchIndexData['banks'][number]) => boolean): number[] {
+    const banks = new Array<number>(this.data.banks.length).fill(0);
     this.data.banks.forEach((bank, b) => {
       if (bank.country === country && keep(bank)) banks[b] = 1;
     });
@@ -381,7 +382,7 @@ export class SearchIndex {
     const namedBanks = (term: string) => this.banksWhere(search.receivingCountry, (bank) => bank.name.includes(term));
     const texts: BranchConditions['texts'] = [];
     let either: BranchConditions['either'];
-    let bankNamed: Uint8Array | null = null;
+    let bankNamed: number[] | null = null;
     if (parts) {
       if (parts.bankName) bankNamed = namedBanks(parts.bankName);
       if (parts.branchName) {
@@ -440,8 +441,8 @@ interface RowTest {
  */
 class BranchTest implements RowTest {
   private readonly bankOf: Int32Array;
-  private readonly banks: Uint8Array;
-  private readonly codeBanks: Uint8Array | null;
+  private readonly banks: number[];
+  private readonly codeBanks: number[] | null;
   private readonly routed: number[];
   private readonly stateOf: Int32Array;
   private readonly state: number;
@@ -455,7 +456,7 @@ class BranchTest implements RowTest {
   private readonly stamps3: Uint32Array;
   private readonly generation3: number;
   private readonly nameOf: Int32Array;
-  private readonly eitherBanks: Uint8Array | null;
+  private readonly eitherBanks: number[] | null;
   private readonly eitherNames: Uint32Array;
   private readonly eitherGeneration: number;
 
