@@ -88,7 +88,7 @@ describe.skipIf(!testEngines().includes('postgres'))('two instances on one Postg
   });
 
   it('serves a new data set from every instance once one of them loads it', async () => {
-    const dataSet = await stores[0].readDataSet();
+    const dataSet = (await stores[0].readDataSet()).dataSet;
     const countries = dataSet.countries.map((c) => (c.code === 'MX' ? { ...c, name: 'Mexico (new data set)' } : c));
     // Warm both reference caches on the old data set first.
     for (const instance of [0, 1]) expect((await get(instance, '/v1/receiving-countries', 'DV0001')).status).toBe(200);
@@ -112,7 +112,7 @@ describe.skipIf(!testEngines().includes('postgres'))('two instances on one Postg
       return { status: response.status, total: (await response.json()).pagination?.totalItems as number };
     };
     const before = (await totalNow()).total;
-    const dataSet = await stores[0].readDataSet();
+    const dataSet = (await stores[0].readDataSet()).dataSet;
     // The new data set lacks one bank's branches, so its total differs from the old one.
     const branches = dataSet.branches.filter((b) => !(b.country === 'BD' && b.bankCode === '020'));
     const after = before - (dataSet.branches.length - branches.length);
