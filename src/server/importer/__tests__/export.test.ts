@@ -34,6 +34,8 @@ it('writes every row to a pipe whose reader is slow', async () => {
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   expect(code).toBe(0);
   const text = Buffer.concat(chunks).toString('utf8');
+  // A header line and a line per branch (values hold no line breaks: control characters are refused).
+  expect(text.split('\n').length - 2).toBe(branches);
   expect(rowsOf(text)).toHaveLength(branches);
   expect(text.endsWith('\n')).toBe(true);
 }, 60_000);
