@@ -18,6 +18,7 @@ import operationsRoutes from './routes/operations';
 import { ReferenceCache } from './reference-cache';
 import { StoreUnavailableError, type LookupStore } from './store/store';
 import rateLimit, { type RateLimitOptions } from './plugins/external/rate-limit';
+import type { RedisDependency } from './redis';
 import referenceRoutes from './routes/v1/reference';
 import lookupRoutes from './routes/v1/lookups';
 
@@ -25,6 +26,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     store: LookupStore;
     reference: ReferenceCache;
+    /** Redis (REDIS_URL), when configured: /readyz reports it degraded. */
+    redis: RedisDependency | null;
   }
   interface FastifyRequest {
     correlationId: string;
@@ -41,6 +44,8 @@ export interface AppOptions {
    * default there). Absent here means off, so tests that drive thousands of requests opt in explicitly.
    */
   rateLimit?: RateLimitOptions;
+  /** The shared Redis (REDIS_URL), when configured; the rate limit takes it in `rateLimit.redis`. */
+  redis?: RedisDependency;
   /** Browser origins allowed cross-origin (CORS_ORIGINS); empty or absent = CORS closed. */
   corsOrigins?: string[];
   /** Correspondent registry and API keys (CORRESPONDENTS_FILE, API_KEYS_FILE); absent = both off. */
@@ -79,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await reference.refresh();
   app.decorate('store', options.store);
   app.decorate('reference', reference);
+  app.decorate('redis', options.redis ?? options.rateLimit?.redis ?? null);
   app.decorateRequest('correlationId', '');
 
   // Plugins by role: external ones first (their hooks then run first, so even a refused request gets the

@@ -28,10 +28,14 @@ const environment = z.object({
   PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   PG_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
   PG_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(2000),
-  // Rate limit per correspondent (x-fapi-financial-id; client IP when absent): RATE_LIMIT_MAX lookups per
-  // RATE_LIMIT_WINDOW_MS; 0 turns it off. Generous by default: it stops runaway clients, not tellers.
+  // Rate limit per caller (the API key when keys are on; else correspondent id and client address):
+  // RATE_LIMIT_MAX lookups per RATE_LIMIT_WINDOW_MS; 0 turns it off. Generous by default: it stops runaway
+  // clients, not tellers.
   RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(1200),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
+  // Ceilings counted alongside the per-caller budget: per client address, and for the whole service.
+  RATE_LIMIT_PER_ADDRESS_MAX: z.coerce.number().int().min(1).optional(),
+  RATE_LIMIT_GLOBAL_MAX: z.coerce.number().int().min(1).optional(),
   // Shared state of several instances (rate-limit counters) lives in Redis when set; in memory otherwise.
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   REDIS_KEY_PREFIX: z.string().default('rpl:'),

@@ -25,7 +25,16 @@ async function main() {
     store,
     portalDir: config.PORTAL_DIR,
     logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
-    rateLimit: { max: config.RATE_LIMIT_MAX, timeWindowMs: config.RATE_LIMIT_WINDOW_MS, redis, keyPrefix: config.REDIS_KEY_PREFIX },
+    rateLimit: {
+      max: config.RATE_LIMIT_MAX,
+      timeWindowMs: config.RATE_LIMIT_WINDOW_MS,
+      perAddressMax: config.RATE_LIMIT_PER_ADDRESS_MAX,
+      globalMax: config.RATE_LIMIT_GLOBAL_MAX,
+      redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      apiKeys: access.apiKeys,
+    },
+    redis,
     corsOrigins: config.CORS_ORIGINS,
     access,
     limits: { maxUrlLength: config.MAX_URL_LENGTH, maxHeaderSize: config.MAX_HEADER_SIZE },
@@ -39,7 +48,7 @@ async function main() {
     else app.log.info({ signal }, 'closing: finishing in-flight requests');
     await app.close();
     await store.close();
-    await redis?.quit();
+    await redis?.redis.quit().catch(() => redis.redis.disconnect());
   });
 
   await app.listen({ port: config.PORT, host: config.HOST });

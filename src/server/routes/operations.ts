@@ -19,6 +19,10 @@ export default async function operationsRoutes(app: FastifyInstance) {
       throw new ProblemError('unavailable', 'The store is not reachable.', [], { 'retry-after': '5' });
     }
     if (!loaded) throw new ProblemError('unavailable', 'No data set is loaded yet.', [], { 'retry-after': '5' });
+    // Redis down is degraded, not unready: lookups are served (without rate-limit counting), and taking every
+    // instance out of the load balancer because the shared Redis stalled would turn a nuisance into an outage.
+    const redis = app.redis?.degradedReason();
+    if (redis) return { status: 'degraded', engine: app.store.engine, degraded: [{ dependency: 'redis', detail: redis }] };
     return { status: 'ready', engine: app.store.engine };
   });
 }

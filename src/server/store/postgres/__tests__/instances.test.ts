@@ -30,7 +30,7 @@ describe.skipIf(!testEngines().includes('postgres'))('two instances on one Postg
       const app = await buildApp({ store, rateLimit: { max: LIMIT, timeWindowMs: 60_000, redis, keyPrefix } });
       urls.push(await app.listen({ host: '127.0.0.1', port: 0 }));
       stores.push(store);
-      redisClients.push(redis);
+      redisClients.push(redis.redis);
       apps.push(app);
     }
   });
