@@ -13,7 +13,7 @@ import crossOrigin from './plugins/external/cors';
 import access, { type AccessOptions } from './plugins/app/access';
 import audit from './plugins/app/audit';
 import metrics from './plugins/app/metrics';
-import { DEFAULT_LIMITS, clientErrorAsProblem, requestTargetLimit } from './plugins/app/limits';
+import { DEFAULT_LIMITS, clientErrorAsProblem, hostRequired, requestTargetLimit, wellFormedQueryEscapes } from './plugins/app/limits';
 import operationsRoutes from './routes/operations';
 import { ReferenceCache } from './reference-cache';
 import { StoreUnavailableError, type LookupStore } from './store/store';
@@ -54,6 +54,11 @@ export interface AppOptions {
   limits?: { maxUrlLength: number; maxHeaderSize: number };
 }
 
+/** A path the portal's router may own: not the API, not an asset folder, no file extension in its last segment. */
+const isPortalRoute = (path: string) =>
+  !/^\/(v1|assets)(\/|$)/.test(path) && !/\.[^/]*$/.test(path.slice(path.lastIndexOf('/')));
+const acceptsHtml = (accept: string | undefined) => accept !== undefined && /\btext\/html\b/.test(accept);
+
 /**
  * Builds the whole application: the server's main and the tests call this same function (tests use
  * app.inject() against it), so there is no second wiring for tests.
@@ -65,7 +70,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // The audit plugin writes the one log line per request; Fastify's own two would duplicate it.
     logController: new LogController({ disableRequestLogging: true }),
     // Node answers a request head over this size before Fastify sees it; clientErrorHandler shapes that 431.
-    http: { maxHeaderSize: limits.maxHeaderSize },
+    // requireHostHeader off: Node would answer a Host-less HTTP/1.1 request with a bare 400; hostRequired
+    // answers it in the problem shape, with the security headers.
+    http: { maxHeaderSize: limits.maxHeaderSize, requireHostHeader: false },
     clientErrorHandler: clientErrorAsProblem,
     // A path Fastify cannot decode (bad %-escape) is the client's mistake: a 400 problem, like any other.
     frameworkErrors: (error, request, reply) => {
@@ -78,6 +85,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const given = request.headers['x-correlation-id'];
       return typeof given === 'string' && UUID_SHAPED_PATTERN.test(given) ? given : randomUUID();
     },
+  });
+
+  // Every static route's methods, so a known path asked with another method gets 405 and Allow, not 404.
+  const routeMethods = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    if (/[:*]/.test(route.url)) return;
+    const methods = routeMethods.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    if (methods.has('GET')) methods.add('HEAD');
+    routeMethods.set(route.url, methods);
   });
 
   const reference = new ReferenceCache(options.store);
@@ -103,6 +120,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Right after the correlation id is known: an over-long request target is refused with 414.
   app.addHook('onRequest', requestTargetLimit(limits.maxUrlLength));
+  app.addHook('onRequest', hostRequired);
+  app.addHook('onRequest', wellFormedQueryEscapes);
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (error instanceof StoreUnavailableError) {
@@ -133,8 +152,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const portalBuilt = portalDir !== undefined && existsSync(join(portalDir, 'index.html'));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
-    // The portal is a single-page app: any other GET that wants HTML gets its index, so deep links work.
-    if (portalBuilt && request.method === 'GET' && !path.startsWith('/v1/') && path !== '/v1') {
+    const allowed = routeMethods.get(path);
+    if (allowed) {
+      const allow = [...allowed].sort().join(', ');
+      reply.header('allow', allow);
+      return sendProblem(request, reply, 'methodNotAllowed', `${request.method} is not allowed on ${path}; allowed: ${allow}.`);
+    }
+    // The portal is a single-page app: a portal route (a GET that wants HTML, a path without a file
+    // extension, outside /v1 and /assets) gets its index, so deep links work. Anything else is a 404: an
+    // unknown asset or a probe for /.env must not be answered with the portal's page.
+    if (portalBuilt && request.method === 'GET' && isPortalRoute(path) && acceptsHtml(request.headers.accept)) {
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
     return reply

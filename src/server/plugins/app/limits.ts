@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
+import type { ProblemParameter } from '../../../contract';
 import { PROBLEM_TYPES, ProblemError, problemBody, type ProblemKind } from '../../problems';
 
 // Size limits on what a client may send (README.md, "Security and operations", "Limits"). Lookups take short values
@@ -43,4 +44,46 @@ export function clientErrorAsProblem(error: Error & { code?: string }, socket: S
     );
   }
   socket.destroy(error);
+}
+
+/** The text a %-encoded query part stands for, or null when it is not valid %-encoded UTF-8. */
+function decodeStrictly(part: string): string | null {
+  try {
+    // decodeURIComponent refuses bad escapes (%zz), invalid UTF-8 (%FF), overlong forms (%C0%AF) and surrogates (%ED%A0%80).
+    return decodeURIComponent(part.replaceAll('+', ' '));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * onRequest hook: a query parameter whose name or value is not valid %-encoded UTF-8 is a 400 naming it. The
+ * query-string parser would otherwise keep such a value undecoded and the lookup would search for it.
+ */
+export async function wellFormedQueryEscapes(request: FastifyRequest) {
+  const target = request.raw.url ?? '';
+  const start = target.indexOf('?');
+  if (start < 0 || !target.includes('%', start)) return;
+  const problems: ProblemParameter[] = [];
+  for (const pair of target.slice(start + 1).split('&')) {
+    if (!pair.includes('%')) continue;
+    const equals = pair.indexOf('=');
+    const rawName = equals < 0 ? pair : pair.slice(0, equals);
+    const name = decodeStrictly(rawName);
+    if (name === null) {
+      problems.push({ name: rawName.slice(0, 100), in: 'query', message: 'the parameter name is not valid percent-encoded UTF-8' });
+    } else if (equals >= 0 && decodeStrictly(pair.slice(equals + 1)) === null) {
+      problems.push({ name: name.slice(0, 100), in: 'query', message: 'is not valid percent-encoded UTF-8 (a malformed %-escape)' });
+    }
+  }
+  if (problems.length) {
+    throw new ProblemError('invalidRequest', `The request has ${problems.length} malformed query parameter${problems.length === 1 ? '' : 's'}: ${problems.map((p) => p.name).join(', ')}.`, problems);
+  }
+}
+
+/** onRequest hook: HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own refusal would be a bare 400 without headers. */
+export async function hostRequired(request: FastifyRequest) {
+  if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+    throw new ProblemError('invalidRequest', 'An HTTP/1.1 request must carry a Host header.', [{ name: 'host', in: 'header', message: 'is required' }]);
+  }
 }
