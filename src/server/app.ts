@@ -13,7 +13,7 @@ import crossOrigin from './plugins/external/cors';
 import access, { type AccessOptions } from './plugins/app/access';
 import audit from './plugins/app/audit';
 import metrics from './plugins/app/metrics';
-import { DEFAULT_LIMITS, clientErrorAsProblem, hostRequired, requestTargetLimit, wellFormedQueryEscapes } from './plugins/app/limits';
+import { DEFAULT_LIMITS, capConnectionsPerAddress, clientErrorAsProblem, type Limits, hostRequired, requestTargetLimit, wellFormedQueryEscapes } from './plugins/app/limits';
 import operationsRoutes from './routes/operations';
 import { ReferenceCache } from './reference-cache';
 import { StoreUnavailableError, type LookupStore } from './store/store';
@@ -51,7 +51,7 @@ export interface AppOptions {
   /** Correspondent registry and API keys (CORRESPONDENTS_FILE, API_KEYS_FILE); absent = both off. */
   access?: AccessOptions;
   /** MAX_URL_LENGTH and MAX_HEADER_SIZE; see README.md, "Security and operations". */
-  limits?: { maxUrlLength: number; maxHeaderSize: number };
+  limits?: Partial<Limits>;
 }
 
 /** A path the portal's router may own: not the API, not an asset folder, no file extension in its last segment. */
@@ -64,7 +64,7 @@ const acceptsHtml = (accept: string | undefined) => accept !== undefined && /\bt
  * app.inject() against it), so there is no second wiring for tests.
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const limits = options.limits ?? DEFAULT_LIMITS;
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const app = Fastify({
     logger: options.logger ?? false,
     // The audit plugin writes the one log line per request; Fastify's own two would duplicate it.
@@ -72,7 +72,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Node answers a request head over this size before Fastify sees it; clientErrorHandler shapes that 431.
     // requireHostHeader off: Node would answer a Host-less HTTP/1.1 request with a bare 400; hostRequired
     // answers it in the problem shape, with the security headers.
-    http: { maxHeaderSize: limits.maxHeaderSize, requireHostHeader: false },
+    // The timeouts are checked every connectionsCheckingInterval (Node's default 30 s would let a slow client
+    // hold its socket up to that much longer); a late request gets 408 from clientErrorHandler.
+    http: {
+      maxHeaderSize: limits.maxHeaderSize,
+      requireHostHeader: false,
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: 500,
+    },
+    requestTimeout: limits.requestTimeoutMs,
     clientErrorHandler: clientErrorAsProblem,
     // A path Fastify cannot decode (bad %-escape) is the client's mistake: a 400 problem, like any other.
     frameworkErrors: (error, request, reply) => {
@@ -96,6 +104,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (methods.has('GET')) methods.add('HEAD');
     routeMethods.set(route.url, methods);
   });
+
+  capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
 
   const reference = new ReferenceCache(options.store);
   await reference.refresh();

@@ -52,6 +52,12 @@ const environment = z.object({
   MAX_URL_LENGTH: z.coerce.number().int().min(256).max(65536).default(DEFAULT_LIMITS.maxUrlLength),
   /** Largest accepted request head (request line and headers), in bytes; larger gets 431. */
   MAX_HEADER_SIZE: z.coerce.number().int().min(1024).max(65536).default(DEFAULT_LIMITS.maxHeaderSize),
+  /** The request head must arrive within this many ms (else 408); at most REQUEST_TIMEOUT_MS. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_LIMITS.headersTimeoutMs),
+  /** The whole request must arrive within this many ms (else 408). */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_LIMITS.requestTimeoutMs),
+  /** Open connections one client address may hold; more are answered 429 and closed. */
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULT_LIMITS.maxConnectionsPerAddress),
   /** How long SIGTERM waits for in-flight requests before giving up (exit 1). */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
 });

@@ -37,7 +37,13 @@ async function main() {
     redis,
     corsOrigins: config.CORS_ORIGINS,
     access,
-    limits: { maxUrlLength: config.MAX_URL_LENGTH, maxHeaderSize: config.MAX_HEADER_SIZE },
+    limits: {
+      maxUrlLength: config.MAX_URL_LENGTH,
+      maxHeaderSize: config.MAX_HEADER_SIZE,
+      headersTimeoutMs: Math.min(config.HEADERS_TIMEOUT_MS, config.REQUEST_TIMEOUT_MS),
+      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+      maxConnectionsPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
+    },
   });
 
   // SIGTERM/SIGINT: app.close() stops accepting, lets in-flight requests finish (new ones on kept-alive

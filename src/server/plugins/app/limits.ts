@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import type { ProblemParameter } from '../../../contract';
@@ -8,8 +9,66 @@ import { PROBLEM_TYPES, ProblemError, problemBody, type ProblemKind } from '../.
 // Size limits on what a client may send (README.md, "Security and operations", "Limits"). Lookups take short values
 // (free text ≤ 100 characters), so even a fully %-encoded request stays far below these.
 
-/** MAX_URL_LENGTH and MAX_HEADER_SIZE when not configured (Node's own default head size is 16 KB too). */
-export const DEFAULT_LIMITS = { maxUrlLength: 8192, maxHeaderSize: 16384 };
+/**
+ * The limits when not configured (Node's own default head size is 16 KB too). A lookup's request is one short
+ * line and a few headers: a client that takes seconds to send it is broken or hostile, and holds a socket.
+ */
+export const DEFAULT_LIMITS: Limits = {
+  maxUrlLength: 8192,
+  maxHeaderSize: 16384,
+  headersTimeoutMs: 5000,
+  requestTimeoutMs: 10_000,
+  maxConnectionsPerAddress: 64,
+};
+
+export interface Limits {
+  /** MAX_URL_LENGTH: longest request target; longer gets 414. */
+  maxUrlLength: number;
+  /** MAX_HEADER_SIZE: largest request head; larger gets 431. */
+  maxHeaderSize: number;
+  /** HEADERS_TIMEOUT_MS: the request head must arrive within this; else 408 and the socket closed. */
+  headersTimeoutMs: number;
+  /** REQUEST_TIMEOUT_MS: the whole request (head and body) must arrive within this; else 408 and closed. */
+  requestTimeoutMs: number;
+  /** MAX_CONNECTIONS_PER_ADDRESS: open connections one client address may hold; more are refused (429). */
+  maxConnectionsPerAddress: number;
+}
+
+/** Raw HTTP answer on a socket Fastify has no request for (parser errors, timeouts, refused connections). */
+function writeRawProblem(socket: Socket, kind: ProblemKind, detail: string) {
+  const correlationId = randomUUID();
+  const body = JSON.stringify(problemBody(kind, detail, correlationId));
+  const status = PROBLEM_TYPES[kind].status;
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nx-correlation-id: ${correlationId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+}
+
+/**
+ * Caps the open connections per client address (connection event of the HTTP server): one client cannot
+ * hold every socket the process can open. Past the cap the connection is answered 429 and closed.
+ */
+export function capConnectionsPerAddress(server: Server, max: number) {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = (open.get(address) ?? 0) + 1;
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
+    });
+    if (count > max) {
+      writeRawProblem(socket, 'tooManyRequests', `More than ${max} open connections from this address.`);
+      socket.end();
+      socket.destroySoon?.();
+    }
+  });
+}
 
 /** onRequest hook: a request target (path and query) longer than maxUrlLength bytes gets 414. */
 export function requestTargetLimit(maxUrlLength: number) {
@@ -27,22 +86,16 @@ export function requestTargetLimit(maxUrlLength: number) {
  */
 export function clientErrorAsProblem(error: Error & { code?: string }, socket: Socket) {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const kind: ProblemKind = error.code === 'HPE_HEADER_OVERFLOW' ? 'headersTooLarge' : 'invalidRequest';
+  const kind: ProblemKind =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 'headersTooLarge' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'requestTimeout' : 'invalidRequest';
   const detail =
     kind === 'headersTooLarge'
       ? 'The request line and headers are larger than this service accepts.'
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      : kind === 'requestTimeout'
         ? 'The request was not received in time.'
         : 'The request is not well-formed HTTP.';
-  const correlationId = randomUUID();
-  const body = JSON.stringify(problemBody(kind, detail, correlationId));
-  const status = PROBLEM_TYPES[kind].status;
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nx-correlation-id: ${correlationId}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
+  // A response already under way on this socket cannot be followed by another one.
+  if ((socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent !== true) writeRawProblem(socket, kind, detail);
   socket.destroy(error);
 }
 
