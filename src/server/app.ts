@@ -12,7 +12,7 @@ import securityHeaders from './plugins/external/helmet';
 import crossOrigin from './plugins/external/cors';
 import access, { type AccessOptions } from './plugins/app/access';
 import audit from './plugins/app/audit';
-import metrics from './plugins/app/metrics';
+import metrics, { type MetricsOptions } from './plugins/app/metrics';
 import { DEFAULT_LIMITS, capConnectionsPerAddress, clientErrorAsProblem, type Limits, hostRequired, requestTargetLimit, wellFormedQueryEscapes } from './plugins/app/limits';
 import operationsRoutes from './routes/operations';
 import { ReferenceCache } from './reference-cache';
@@ -44,6 +44,8 @@ export interface AppOptions {
    * default there). Absent here means off, so tests that drive thousands of requests opt in explicitly.
    */
   rateLimit?: RateLimitOptions;
+  /** Who may read /metrics (METRICS_KEY, METRICS_PORT); see plugins/app/metrics.ts. */
+  metrics?: Omit<MetricsOptions, 'apiKeysOn'>;
   /** The shared Redis (REDIS_URL), when configured; the rate limit takes it in `rateLimit.redis`. */
   redis?: RedisDependency;
   /** Browser origins allowed cross-origin (CORS_ORIGINS); empty or absent = CORS closed. */
@@ -182,7 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   if (options.rateLimit) await app.register(rateLimit, options.rateLimit);
   await app.register(audit);
-  await app.register(metrics);
+  await app.register(metrics, { ...options.metrics, apiKeysOn: options.access?.apiKeys !== undefined });
   await app.register(operationsRoutes);
 
   const openApiDocument = buildOpenApiDocument();

@@ -58,6 +58,11 @@ const environment = z.object({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_LIMITS.requestTimeoutMs),
   /** Open connections one client address may hold; more are answered 429 and closed. */
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULT_LIMITS.maxConnectionsPerAddress),
+  /** /metrics on the service's port wants "Authorization: Bearer <METRICS_KEY>" (at least 24 characters). */
+  METRICS_KEY: z.string().min(24, 'must be at least 24 characters').optional(),
+  /** Serve /metrics on this port only (on METRICS_HOST), not on the service's port. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
   /** How long SIGTERM waits for in-flight requests before giving up (exit 1). */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
 });

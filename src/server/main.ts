@@ -4,6 +4,7 @@ import { loadConfig } from './config';
 import { loadApiKeys, loadCorrespondents } from './plugins/app/access';
 import { openStore } from './store/open-store';
 import { connectRedis } from './redis';
+import { startMetricsServer } from './plugins/app/metrics';
 
 // Starts the service: opens (and on first start seeds) the store, builds the app, listens.
 async function main() {
@@ -35,6 +36,7 @@ async function main() {
       apiKeys: access.apiKeys,
     },
     redis,
+    metrics: { key: config.METRICS_KEY, separatePort: config.METRICS_PORT !== undefined },
     corsOrigins: config.CORS_ORIGINS,
     access,
     limits: {
@@ -46,6 +48,8 @@ async function main() {
     },
   });
 
+  const metricsServer = config.METRICS_PORT === undefined ? undefined : await startMetricsServer(app.metricsRegistry, config.METRICS_PORT, config.METRICS_HOST);
+
   // SIGTERM/SIGINT: app.close() stops accepting, lets in-flight requests finish (new ones on kept-alive
   // connections get 503), then the store and Redis close and the process exits 0. Past SHUTDOWN_GRACE_MS it
   // gives up and exits 1; an uncaught error also closes and exits 1.
@@ -53,6 +57,7 @@ async function main() {
     if (err) app.log.error({ err }, 'closing after an uncaught error');
     else app.log.info({ signal }, 'closing: finishing in-flight requests');
     await app.close();
+    metricsServer?.close();
     await store.close();
     await redis?.redis.quit().catch(() => redis.redis.disconnect());
   });
