@@ -114,6 +114,8 @@ function decodeStrictly(part: string): string | null {
  * query-string parser would otherwise keep such a value undecoded and the lookup would search for it.
  */
 export async function wellFormedQueryEscapes(request: FastifyRequest) {
+  // An unknown path is a 404 whatever its query says.
+  if (request.is404) return;
   const target = request.raw.url ?? '';
   const start = target.indexOf('?');
   if (start < 0 || !target.includes('%', start)) return;
