@@ -64,7 +64,7 @@ function openSqliteFile(file: string): SqliteStore {
   try {
     // SQLite takes an empty file for an empty database (and would migrate and seed it); any existing file
     // that does not start with the SQLite header is damaged, whatever its size.
-    if (existsSync(file) && !hasSqliteHeader(file)) throw new Error('it does not start with the SQLite file header');
+    if (existsSync(file) && !hasSqliteHeader(file)) throw new Error('file is not a database');
     store = SqliteStore.open(file);
     const check = store.db.pragma('quick_check(1)', { simple: true });
     if (check !== 'ok') throw new Error(`integrity check: ${String(check)}`);

@@ -18,7 +18,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxHeaderSize: 16384,
   headersTimeoutMs: 5000,
   requestTimeoutMs: 10_000,
-  maxConnectionsPerAddress: 64,
+  maxConnectionsPerAddress: 256,
 };
 
 export interface Limits {
