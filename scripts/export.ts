@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { finished } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/server/config';
 import { openStore } from '../src/server/store/open-store';
@@ -23,17 +24,22 @@ async function main(): Promise<number> {
     if (values.out) {
       writeFileSync(values.out, csv);
       console.error(`exported ${rows} ${kind} rows to ${values.out}`);
-    } else process.stdout.write(csv);
+    } else {
+      // A pipe takes what fits and queues the rest: wait until all of it is handed to the OS.
+      process.stdout.end(csv);
+      await finished(process.stdout);
+    }
     return 0;
   } finally {
     await store.close();
   }
 }
 
+// exitCode rather than process.exit(): exiting would cut off output still queued for a slow reader.
 main().then(
-  (code) => process.exit(code),
+  (code) => (process.exitCode = code),
   (error: Error) => {
     console.error(`export failed: ${error.message}`);
-    process.exit(2);
+    process.exitCode = 2;
   },
 );

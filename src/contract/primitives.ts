@@ -26,8 +26,13 @@ export function queryString(description: string) {
     .meta({ description });
 }
 
-// No control characters: they are never part of a name or address, and PostgreSQL rejects NUL in text.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+// No control characters, C0 (TAB and LF included), DEL or C1 (U+0080–U+009F): they are never part of a name
+// or address, and PostgreSQL rejects NUL in text. The one rule for searches (here) and import files
+// (importer/row-schemas.ts).
+const CONTROL_RANGE = '\\u0000-\\u001f\\u007f-\\u009f';
+export const CONTROL_CHARACTERS = new RegExp(`[${CONTROL_RANGE}]`);
+/** The same rule as a whole-value pattern (zod's built-in regex check is cheaper than a refine). */
+export const WITHOUT_CONTROL_CHARACTERS = new RegExp(`^[^${CONTROL_RANGE}]*$`);
 
 /** Free text matched with a contains operation: 1–100 characters, wildcards taken literally. */
 export function freeText(description: string) {

@@ -12,13 +12,14 @@ import securityHeaders from './plugins/external/helmet';
 import crossOrigin from './plugins/external/cors';
 import access, { type AccessOptions } from './plugins/app/access';
 import audit from './plugins/app/audit';
-import metrics from './plugins/app/metrics';
-import { DEFAULT_LIMITS, clientErrorAsProblem, requestTargetLimit } from './plugins/app/limits';
+import metrics, { type MetricsOptions } from './plugins/app/metrics';
+import { DEFAULT_LIMITS, capConnectionsPerAddress, clientErrorAsProblem, type Limits, hostRequired, requestTargetLimit, wellFormedQueryEscapes } from './plugins/app/limits';
 import operationsRoutes from './routes/operations';
 import { ReferenceCache } from './reference-cache';
 import { SearchService } from './search/search-service';
 import { StoreUnavailableError, type LookupStore } from './store/store';
 import rateLimit, { type RateLimitOptions } from './plugins/external/rate-limit';
+import type { RedisDependency } from './redis';
 import referenceRoutes from './routes/v1/reference';
 import lookupRoutes from './routes/v1/lookups';
 
@@ -27,6 +28,8 @@ declare module 'fastify' {
     store: LookupStore;
     reference: ReferenceCache;
     searchIndex: SearchService;
+    /** Redis (REDIS_URL), when configured: /readyz reports it degraded. */
+    redis: RedisDependency | null;
   }
   interface FastifyRequest {
     correlationId: string;
@@ -43,12 +46,16 @@ export interface AppOptions {
    * default there). Absent here means off, so tests that drive thousands of requests opt in explicitly.
    */
   rateLimit?: RateLimitOptions;
+  /** Who may read /metrics (METRICS_KEY, METRICS_PORT); see plugins/app/metrics.ts. */
+  metrics?: Omit<MetricsOptions, 'apiKeysOn'>;
+  /** The shared Redis (REDIS_URL), when configured; the rate limit takes it in `rateLimit.redis`. */
+  redis?: RedisDependency;
   /** Browser origins allowed cross-origin (CORS_ORIGINS); empty or absent = CORS closed. */
   corsOrigins?: string[];
   /** Correspondent registry and API keys (CORRESPONDENTS_FILE, API_KEYS_FILE); absent = both off. */
   access?: AccessOptions;
   /** MAX_URL_LENGTH and MAX_HEADER_SIZE; see README.md, "Security and operations". */
-  limits?: { maxUrlLength: number; maxHeaderSize: number };
+  limits?: Partial<Limits>;
   /**
    * How the search index is built: 'worker' (default; the app answers /readyz 503 and lookups 503 until the
    * first index is in place) or 'inline' (built before buildApp returns; small data sets, tests).
@@ -56,18 +63,33 @@ export interface AppOptions {
   searchIndexBuild?: 'worker' | 'inline';
 }
 
+/** A path the portal's router may own: not the API, not an asset folder, no file extension in its last segment. */
+const isPortalRoute = (path: string) =>
+  !/^\/(v1|assets)(\/|$)/.test(path) && !/\.[^/]*$/.test(path.slice(path.lastIndexOf('/')));
+const acceptsHtml = (accept: string | undefined) => accept !== undefined && /\btext\/html\b/.test(accept);
+
 /**
  * Builds the whole application: the server's main and the tests call this same function (tests use
  * app.inject() against it), so there is no second wiring for tests.
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const limits = options.limits ?? DEFAULT_LIMITS;
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const app = Fastify({
     logger: options.logger ?? false,
     // The audit plugin writes the one log line per request; Fastify's own two would duplicate it.
     logController: new LogController({ disableRequestLogging: true }),
     // Node answers a request head over this size before Fastify sees it; clientErrorHandler shapes that 431.
-    http: { maxHeaderSize: limits.maxHeaderSize },
+    // requireHostHeader off: Node would answer a Host-less HTTP/1.1 request with a bare 400; hostRequired
+    // answers it in the problem shape, with the security headers.
+    // The timeouts are checked every connectionsCheckingInterval (Node's default 30 s would let a slow client
+    // hold its socket up to that much longer); a late request gets 408 from clientErrorHandler.
+    http: {
+      maxHeaderSize: limits.maxHeaderSize,
+      requireHostHeader: false,
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: 500,
+    },
+    requestTimeout: limits.requestTimeoutMs,
     clientErrorHandler: clientErrorAsProblem,
     // A path Fastify cannot decode (bad %-escape) is the client's mistake: a 400 problem, like any other.
     frameworkErrors: (error, request, reply) => {
@@ -81,6 +103,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && UUID_SHAPED_PATTERN.test(given) ? given : randomUUID();
     },
   });
+
+  // Every static route's methods, so a known path asked with another method gets 405 and Allow, not 404.
+  const routeMethods = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    if (/[:*]/.test(route.url)) return;
+    const methods = routeMethods.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    if (methods.has('GET')) methods.add('HEAD');
+    routeMethods.set(route.url, methods);
+  });
+
+  capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
 
   const reference = new ReferenceCache(options.store);
   await reference.refresh();
@@ -123,6 +157,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Right after the correlation id is known: an over-long request target is refused with 414.
   app.addHook('onRequest', requestTargetLimit(limits.maxUrlLength));
+  app.addHook('onRequest', hostRequired);
+  app.addHook('onRequest', wellFormedQueryEscapes);
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (error instanceof StoreUnavailableError) {
@@ -153,8 +189,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const portalBuilt = portalDir !== undefined && existsSync(join(portalDir, 'index.html'));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
-    // The portal is a single-page app: any other GET that wants HTML gets its index, so deep links work.
-    if (portalBuilt && request.method === 'GET' && !path.startsWith('/v1/') && path !== '/v1') {
+    const allowed = routeMethods.get(path);
+    if (allowed) {
+      const allow = [...allowed].sort().join(', ');
+      reply.header('allow', allow);
+      return sendProblem(request, reply, 'methodNotAllowed', `${request.method} is not allowed on ${path}; allowed: ${allow}.`);
+    }
+    // The portal is a single-page app: a portal route (a GET that wants HTML, a path without a file
+    // extension, outside /v1 and /assets) gets its index, so deep links work. Anything else is a 404: an
+    // unknown asset or a probe for /.env must not be answered with the portal's page.
+    if (portalBuilt && request.method === 'GET' && isPortalRoute(path) && acceptsHtml(request.headers.accept)) {
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
     return reply
@@ -165,7 +209,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   if (options.rateLimit) await app.register(rateLimit, options.rateLimit);
   await app.register(audit);
-  await app.register(metrics);
+  await app.register(metrics, { ...options.metrics, apiKeysOn: options.access?.apiKeys !== undefined });
   await app.register(operationsRoutes);
 
   const openApiDocument = buildOpenApiDocument();

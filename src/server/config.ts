@@ -30,10 +30,14 @@ const environment = z.object({
   PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   PG_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
   PG_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(2000),
-  // Rate limit per correspondent (x-fapi-financial-id; client IP when absent): RATE_LIMIT_MAX lookups per
-  // RATE_LIMIT_WINDOW_MS; 0 turns it off. Generous by default: it stops runaway clients, not tellers.
+  // Rate limit per caller (the API key when keys are on; else correspondent id and client address):
+  // RATE_LIMIT_MAX lookups per RATE_LIMIT_WINDOW_MS; 0 turns it off. Generous by default: it stops runaway
+  // clients, not tellers.
   RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(1200),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
+  // Ceilings counted alongside the per-caller budget: per client address, and for the whole service.
+  RATE_LIMIT_PER_ADDRESS_MAX: z.coerce.number().int().min(1).optional(),
+  RATE_LIMIT_GLOBAL_MAX: z.coerce.number().int().min(1).optional(),
   // Shared state of several instances (rate-limit counters) lives in Redis when set; in memory otherwise.
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   REDIS_KEY_PREFIX: z.string().default('rpl:'),
@@ -50,6 +54,17 @@ const environment = z.object({
   MAX_URL_LENGTH: z.coerce.number().int().min(256).max(65536).default(DEFAULT_LIMITS.maxUrlLength),
   /** Largest accepted request head (request line and headers), in bytes; larger gets 431. */
   MAX_HEADER_SIZE: z.coerce.number().int().min(1024).max(65536).default(DEFAULT_LIMITS.maxHeaderSize),
+  /** The request head must arrive within this many ms (else 408); at most REQUEST_TIMEOUT_MS. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_LIMITS.headersTimeoutMs),
+  /** The whole request must arrive within this many ms (else 408). */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_LIMITS.requestTimeoutMs),
+  /** Open connections one client address may hold; more are answered 429 and closed. */
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULT_LIMITS.maxConnectionsPerAddress),
+  /** /metrics on the service's port wants "Authorization: Bearer <METRICS_KEY>" (at least 24 characters). */
+  METRICS_KEY: z.string().min(24, 'must be at least 24 characters').optional(),
+  /** Serve /metrics on this port only (on METRICS_HOST), not on the service's port. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
   /** How long SIGTERM waits for in-flight requests before giving up (exit 1). */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
 });

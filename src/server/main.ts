@@ -5,6 +5,7 @@ import { loadConfig } from './config';
 import { loadApiKeys, loadCorrespondents } from './plugins/app/access';
 import { openStore } from './store/open-store';
 import { connectRedis } from './redis';
+import { startMetricsServer } from './plugins/app/metrics';
 
 // Starts the service: opens (and on first start seeds) the store, builds the app, listens. With WORKERS=n
 // (n > 1) a primary process seeds the store once, then runs n server processes sharing the port
@@ -59,11 +60,29 @@ async function main() {
     store,
     portalDir: config.PORTAL_DIR,
     logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
-    rateLimit: { max: config.RATE_LIMIT_MAX, timeWindowMs: config.RATE_LIMIT_WINDOW_MS, redis, keyPrefix: config.REDIS_KEY_PREFIX },
+    rateLimit: {
+      max: config.RATE_LIMIT_MAX,
+      timeWindowMs: config.RATE_LIMIT_WINDOW_MS,
+      perAddressMax: config.RATE_LIMIT_PER_ADDRESS_MAX,
+      globalMax: config.RATE_LIMIT_GLOBAL_MAX,
+      redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      apiKeys: access.apiKeys,
+    },
+    redis,
+    metrics: { key: config.METRICS_KEY, separatePort: config.METRICS_PORT !== undefined },
     corsOrigins: config.CORS_ORIGINS,
     access,
-    limits: { maxUrlLength: config.MAX_URL_LENGTH, maxHeaderSize: config.MAX_HEADER_SIZE },
+    limits: {
+      maxUrlLength: config.MAX_URL_LENGTH,
+      maxHeaderSize: config.MAX_HEADER_SIZE,
+      headersTimeoutMs: Math.min(config.HEADERS_TIMEOUT_MS, config.REQUEST_TIMEOUT_MS),
+      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+      maxConnectionsPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
+    },
   });
+
+  const metricsServer = config.METRICS_PORT === undefined ? undefined : await startMetricsServer(app.metricsRegistry, config.METRICS_PORT, config.METRICS_HOST);
 
   // SIGTERM/SIGINT: app.close() stops accepting, lets in-flight requests finish (new ones on kept-alive
   // connections get 503), then the store and Redis close and the process exits 0. Past SHUTDOWN_GRACE_MS it
@@ -72,8 +91,9 @@ async function main() {
     if (err) app.log.error({ err }, 'closing after an uncaught error');
     else app.log.info({ signal }, 'closing: finishing in-flight requests');
     await app.close();
+    metricsServer?.close();
     await store.close();
-    await redis?.quit();
+    await redis?.redis.quit().catch(() => redis.redis.disconnect());
   });
 
   await app.listen({ port: config.PORT, host: config.HOST });

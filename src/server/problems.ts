@@ -12,6 +12,7 @@ export const PROBLEM_TYPES = {
   methodNotAllowed: { type: 'urn:problem:method-not-allowed', title: 'Method not allowed', status: 405 },
   unauthorized: { type: 'urn:problem:unauthorized', title: 'Unauthorized', status: 401 },
   forbidden: { type: 'urn:problem:forbidden', title: 'Forbidden', status: 403 },
+  requestTimeout: { type: 'urn:problem:request-timeout', title: 'Request timeout', status: 408 },
   uriTooLong: { type: 'urn:problem:uri-too-long', title: 'URI too long', status: 414 },
   tooManyRequests: { type: 'urn:problem:too-many-requests', title: 'Too many requests', status: 429 },
   headersTooLarge: { type: 'urn:problem:headers-too-large', title: 'Request header fields too large', status: 431 },

@@ -45,10 +45,13 @@ export class ReferenceCache {
 
   /** A reference answer's JSON, serialised once per data set rather than on every request. */
   async body(key: string, build: () => unknown): Promise<string> {
-    let body = this.bodies.get(key);
+    // The map of the data set this answer was built for: a refresh during the await replaces this.bodies,
+    // and the answer (of the previous data set) must not land in the new map.
+    const bodies = this.bodies;
+    let body = bodies.get(key);
     if (body === undefined) {
       body = JSON.stringify(await build());
-      this.bodies.set(key, body);
+      bodies.set(key, body);
     }
     return body;
   }

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aliveResponse, problem, readyResponse } from '../../contract';
 import { createTestApp, FINANCIAL_ID, LOOKUP_HEADERS, type TestApp } from '../../testing/test-app';
 import { hashApiKey, loadApiKeys, loadCorrespondents } from '../plugins/app/access';
+import { startMetricsServer } from '../plugins/app/metrics';
+import type { AddressInfo } from 'node:net';
 
 // Access (registry, API keys), the audit line, security headers, CORS, limits, health and metrics, over
 // real HTTP against the app listening on 127.0.0.1 (inject where only the app's logic matters).
@@ -81,8 +83,15 @@ describe('correspondent registry and API keys', () => {
     }
   });
 
-  it('keeps health, metrics and the API reference open', async () => {
-    for (const path of ['/healthz', '/readyz', '/metrics', '/v1/openapi.json']) expect((await call({}, path)).status).toBe(200);
+  it('keeps health and the API reference open', async () => {
+    for (const path of ['/healthz', '/readyz', '/v1/openapi.json']) expect((await call({}, path)).status).toBe(200);
+  });
+
+  it('closes /metrics while API keys are on and neither METRICS_KEY nor METRICS_PORT is set (issue 12, item 15)', async () => {
+    const body = await expectProblem(await call({}, '/metrics'), 401);
+    expect(body.detail).toMatch(/METRICS_KEY or METRICS_PORT/);
+    // An API key is not a metrics key.
+    expect((await call({ authorization: `Bearer ${tellerKey}` }, '/metrics')).status).toBe(401);
   });
 
   it('refuses a registry or key file with a malformed entry, naming the line', () => {
@@ -135,6 +144,7 @@ describe('audit log', () => {
       method: 'GET',
       route: '/v1/states',
       query: { receivingCountry: 'IN' },
+      unknownParameters: 0,
       status: 200,
       durationMs: expect.any(Number),
     });
@@ -170,7 +180,8 @@ describe('browser side, limits, health and metrics (real HTTP)', () => {
       expect(csp).toContain("frame-ancestors 'none'");
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('strict-transport-security')).toMatch(/max-age=/);
-      expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+      // frame-ancestors 'none' says it; a SAMEORIGIN X-Frame-Options would contradict it (issue 12, item 14).
+      expect(response.headers.get('x-frame-options')).toBeNull();
     }
   });
 
@@ -272,6 +283,42 @@ describe('readiness without data', () => {
     } finally {
       await empty.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('/metrics behind a metrics key or on its own port (issue 12, item 15)', () => {
+  const metricsKey = 'm-metrics-0123456789abcdef0123456789';
+  const apiKeys = new Map([[hashApiKey('k-any-0123456789abcdef0123456789abcdef'), new Set([FINANCIAL_ID])]]);
+
+  it('METRICS_KEY: only its holder reads the metrics', async () => {
+    const t = await createTestApp({ access: { apiKeys }, metrics: { key: metricsKey } });
+    try {
+      const base = await listen(t);
+      expect((await fetch(`${base}/metrics`)).status).toBe(401);
+      expect((await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+      const ok = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsKey}` } });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain('http_requests_total');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('METRICS_PORT: served on that port only', async () => {
+    const t = await createTestApp({ access: { apiKeys }, metrics: { separatePort: true } });
+    const server = await startMetricsServer(t.app.metricsRegistry, 0, '127.0.0.1');
+    try {
+      const base = await listen(t);
+      expect((await fetch(`${base}/metrics`)).status).toBe(404);
+      const port = (server.address() as AddressInfo).port;
+      const ok = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain('process_cpu_seconds_total');
+      expect((await fetch(`http://127.0.0.1:${port}/v1/agents`)).status).toBe(404);
+    } finally {
+      server.close();
+      await t.close();
     }
   });
 });

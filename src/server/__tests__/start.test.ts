@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -59,6 +59,40 @@ describe('starting the service', () => {
       expect((await res.json()).data.length).toBe(14);
     } finally {
       await stop(second.child);
+    }
+  });
+});
+
+describe('a database file that is not a database (issue 12, item 5)', () => {
+  // An empty file is what a failed copy or restore leaves behind: seeding it would silently replace the imported
+  // data with the shipped seed. Any existing file that is not a SQLite database is refused, whatever its size.
+  it.each([
+    ['empty', Buffer.alloc(0)],
+    ['a few bytes of text', Buffer.from('not a db\n')],
+    ['a page of zeros', Buffer.alloc(4096)],
+  ])('refuses to start on %s: exit 1, a clear message, the file untouched', async (_name, content) => {
+    const dir = mkdtempSync(join(tmpdir(), 'rpl-corrupt-'));
+    try {
+      const file = join(dir, 'lookup.sqlite');
+      writeFileSync(file, content);
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+        cwd: root,
+        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+      child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      clearTimeout(timer);
+      expect(code, output).toBe(1);
+      expect(output).toContain(`The database file ${file} is not a usable SQLite database`);
+      expect(output).not.toMatch(/Seed/);
+      expect(statSync(file).size).toBe(content.length);
+      expect(readFileSync(file).equals(content)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { toCsvCell } from '../../contract/csv-cell';
 import type { LookupStore } from '../store/store';
 import { KIND_DEFINITIONS, type ImportKind } from './kinds';
 
@@ -7,7 +8,9 @@ import { KIND_DEFINITIONS, type ImportKind } from './kinds';
 
 export async function exportCsv(store: LookupStore, kind: ImportKind, options: { country?: string } = {}): Promise<{ csv: string; rows: number }> {
   const definition = KIND_DEFINITIONS[kind];
-  let cells = definition.cells(await store.readDataSet());
+  let cells = definition.cells((await store.readDataSet()).dataSet);
   if (options.country) cells = cells.filter((row) => row.country === options.country);
-  return { csv: stringify(cells, { header: true, columns: [...definition.columns] }), rows: cells.length };
+  // Every cell through the one formula-injection rule (contract/csv-cell.ts); the importer reads it back.
+  const written = cells.map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [column, toCsvCell(value)])));
+  return { csv: stringify(written, { header: true, columns: [...definition.columns] }), rows: cells.length };
 }

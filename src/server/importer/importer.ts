@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { DataSet } from '../seed/data-set';
-import type { LookupStore } from '../store/store';
+import { DataSetChangedError, type LookupStore } from '../store/store';
 import { KIND_DEFINITIONS, type GoodRow, type ImportKind, type ImportKindDefinition, type KindCheck } from './kinds';
 import { loadImportFile, parseImportFile, type FileProblem, type FileProgress, type FileRecord } from './read-file';
 import { goodRows, validateRecords, type Validation, type ValidationJob, type ValidationMessage } from './validate';
@@ -96,12 +96,15 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
   const { records } = read;
   const source = { kind: definition.kind, file: file.file, sha256: file.sha256 };
 
-  const served = await store.readDataSet();
+  // The served set and its version, read in one snapshot: the replace is refused if another import commits
+  // after this read, rather than writing back the other kinds as they were here and undoing that import.
+  const { dataSet: served, version: servedVersion } = await store.readDataSet();
   const check = definition.prepare(served);
   const replace = async (dataSet: DataSet, commitWhen: Promise<boolean>) => {
     const writeStarted = performance.now();
     const committed = await store.replaceDataSet(dataSet, {
       commitWhen,
+      expectedVersion: servedVersion,
       onProgress: (done, total) => progress({ phase: 'writing', done, total }),
       onCommit: () => {
         seconds.commit = since();
@@ -130,7 +133,11 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
       phase(`Replacing ${next.scope} in one transaction, committed only if every row is valid …`);
       report.scope = next.scope;
       // A write the bad rows break (a duplicate key) only means it is not committed: the verdict says why.
-      speculative = replace(next.dataSet, validation.then((v) => v.rowsBad === 0)).catch(() => false);
+      // A changed data set is final: the write below would be refused the same way.
+      speculative = replace(next.dataSet, validation.then((v) => v.rowsBad === 0)).catch((error: unknown) => {
+        if (error instanceof DataSetChangedError) throw error;
+        return false;
+      });
     }
   } else {
     phase(`Validating ${records.length} rows of ${report.file} …`);
@@ -143,7 +150,11 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
   report.rowsValid = verdict.rowsValid;
   report.rowsBad = verdict.rowsBad;
   report.problems.push(...verdict.problems);
-  if (await speculative) return finish();
+  try {
+    if (await speculative) return finish();
+  } catch (error) {
+    return refusedAsChanged(error);
+  }
 
   // An empty (or wholly bad) file never replaces what is served: that would silently lose the data.
   if (verdict.rowsValid === 0) {
@@ -161,8 +172,19 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
   if (options.dryRun) return finish('dry run');
 
   phase(`Replacing ${next.scope} in one transaction …`);
-  await replace(next.dataSet, Promise.resolve(true));
+  try {
+    await replace(next.dataSet, Promise.resolve(true));
+  } catch (error) {
+    return refusedAsChanged(error);
+  }
   return finish();
+
+  /** Another import committed after this one read the served set: nothing applied, a problem reported (exit 1). */
+  function refusedAsChanged(error: unknown) {
+    if (!(error instanceof DataSetChangedError)) throw error;
+    report.problems.push({ line: null, column: null, reason: error.message });
+    return finish('the served data set changed meanwhile (another import committed)');
+  }
 }
 
 /**

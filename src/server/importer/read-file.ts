@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
+import { fromCsvCell } from '../../contract/csv-cell';
 import Papa from 'papaparse';
 
 // Reads an import file, CSV or JSON, into records of text cells, each with the physical line it starts on
@@ -93,7 +94,8 @@ function readCsv(text: string, columns: readonly string[]): ReadResult {
       problems.push({ line: recordLine, column: null, reason: `has ${fields.length} fields; the header has ${width}` });
     }
     const cells: Record<string, string> = {};
-    for (let c = 0; c < width; c++) cells[header[c]] = (fields[c] ?? '').trim();
+    // Cells the export escaped against formula injection (contract/csv-cell.ts) read back as the value.
+    for (let c = 0; c < width; c++) cells[header[c]] = fromCsvCell((fields[c] ?? '').trim());
     for (const column of columns) cells[column] ??= '';
     records.push({ line: recordLine, record: cells, problems });
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countries as isoCountries } from 'countries-list';
-import { payoutType } from '../../contract';
+import { WITHOUT_CONTROL_CHARACTERS, payoutType } from '../../contract';
 import { DELIVERY_MODE_CATALOG, deliveryModeCodeOf } from '../seed/delivery-modes';
 import { placeKey } from '../seed/states';
 import { BD_DISTRICT_CODES } from './bd-districts';
@@ -10,9 +10,8 @@ import { BD_DISTRICT_CODES } from './bd-districts';
 // catalog values; what needs the served data (served countries, states, duplicates, references) is checked
 // by the importer. Values arrive trimmed, as text; an empty cell is ''.
 
-// No control characters: never part of a name or address (the lookup contract refuses them in searches too).
+// No control characters (TAB, LF and C1 included): the contract's one rule, as the lookups apply it to searches.
 // A built-in regex check rather than a refine: about 40% less validation time on a 300,000-row file.
-const WITHOUT_CONTROL_CHARACTERS = /^[^\u0000-\u0008\u000b-\u001f\u007f]*$/;
 const MAX_TEXT = 300;
 
 const text = () =>

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LookupStore } from './store';
 import { SqliteStore } from './sqlite/sqlite-store';
@@ -62,6 +62,9 @@ export const isPostgresUrl = (url: string | undefined): url is string => url !==
 function openSqliteFile(file: string): SqliteStore {
   let store: SqliteStore | undefined;
   try {
+    // SQLite takes an empty file for an empty database (and would migrate and seed it); any existing file
+    // that does not start with the SQLite header is damaged, whatever its size.
+    if (existsSync(file) && !hasSqliteHeader(file)) throw new Error('file is not a database');
     store = SqliteStore.open(file);
     const check = store.db.pragma('quick_check(1)', { simple: true });
     if (check !== 'ok') throw new Error(`integrity check: ${String(check)}`);
@@ -75,5 +78,17 @@ function openSqliteFile(file: string): SqliteStore {
     throw new Error(
       `The database file ${file} is not a usable SQLite database (${(error as Error).message}). Restore it from a backup, or move it away to have it seeded anew.`,
     );
+  }
+}
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\u0000', 'latin1');
+
+function hasSqliteHeader(file: string): boolean {
+  const head = Buffer.alloc(SQLITE_HEADER.length);
+  const fd = openSync(file, 'r');
+  try {
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.equals(SQLITE_HEADER);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -40,6 +40,25 @@ export interface ReplaceOptions {
   onProgress?: (done: number, total: number) => void;
   /** Called right after the commit, before housekeeping (checkpoint, statistics), with the phase it enters. */
   onCommit?: () => void;
+  /**
+   * The data version (`readDataSet().version`) the new data set was built from. When given, the replace is
+   * refused with DataSetChangedError — checked inside the write transaction, nothing changed — if another
+   * replace committed since: an import built on a stale read would otherwise silently undo that one.
+   */
+  expectedVersion?: string;
+}
+
+/** replaceDataSet's `expectedVersion` is no longer the served one: someone else committed a data set meanwhile. */
+export class DataSetChangedError extends Error {
+  constructor(
+    readonly expectedVersion: string,
+    readonly actualVersion: string,
+  ) {
+    super(
+      `the served data set changed while this one was being prepared (data version ${expectedVersion} → ${actualVersion}: another import committed); nothing was changed, run it again`,
+    );
+    this.name = 'DataSetChangedError';
+  }
 }
 
 /** Where a store's data lives, so another thread (the search index builder) can open it too. */
@@ -58,7 +77,8 @@ export interface LookupStore {
   hasData(): Promise<boolean>;
   /**
    * Replaces the whole served data set atomically: readers see the old set or the new one, never a mix.
-   * Resolves true when committed, false when `commitWhen` said no (rolled back: nothing changed).
+   * Resolves true when committed, false when `commitWhen` said no (rolled back: nothing changed); rejects with
+   * DataSetChangedError when `expectedVersion` is not the served version any more.
    */
   replaceDataSet(dataSet: DataSet, options?: ReplaceOptions): Promise<boolean>;
   referenceData(): Promise<ReferenceData>;
@@ -73,8 +93,12 @@ export interface LookupStore {
    * again afterwards in any case (search/read-data-set.ts).
    */
   scanDataSet(visit: DataSetVisitor): Promise<string>;
-  /** The whole served data set, as loaded (for export, and for replacing one kind while keeping the rest). */
-  readDataSet(): Promise<DataSet>;
+  /**
+   * The whole served data set, as loaded (for export, and for replacing one kind while keeping the rest), read
+   * in one snapshot, with the data version of that snapshot (what dataVersion() answered inside it): pass it
+   * back as replaceDataSet's `expectedVersion`.
+   */
+  readDataSet(): Promise<{ dataSet: DataSet; version: string }>;
   close(): Promise<void>;
 }
 

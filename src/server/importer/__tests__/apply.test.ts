@@ -72,7 +72,7 @@ describe('--skip-invalid', () => {
     const after = servedChecksum(data.file);
     expect(after.counts.bank_branches).toBe(before.counts.bank_branches - 10_026 + 3);
     const store = SqliteStore.open(data.file, { readonly: true });
-    const served = await store.readDataSet();
+    const served = (await store.readDataSet()).dataSet;
     await store.close();
     expect(served.branches.filter((b) => b.country === 'BD').map((b) => b.routingNumber)).toEqual(['020150130', '020150493', '010260001']);
     expect(served.branches.filter((b) => b.country === 'IN')).toHaveLength(9_999);

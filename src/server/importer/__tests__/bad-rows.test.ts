@@ -75,6 +75,8 @@ describe('branches', () => {
       { line: 13, column: 'bank_code', reason: 'bank EQBL is not routable' },
       { line: 14, column: 'state', reason: '"Maharashtra" is not a state of BD' },
       { line: 15, column: 'branch_name', reason: 'is required' },
+      // A line break inside a quoted value is a control character like any other (one rule, issue 12).
+      { line: 15, column: 'address_line1', reason: 'must not contain control characters' },
       // A row with too few fields is reported as such, not column by column.
       { line: 17, column: null, reason: 'has 5 fields; the header has 10' },
       { line: 19, column: 'routing_number', reason: 'district code 26 is Dhaka, but the district column says Sylhet' },

@@ -48,7 +48,7 @@ it('partners and the three branch files come back as shipped', async () => {
   }
   // What is served is the state's code: the spelling is kept for export only.
   const store = SqliteStore.open(data.file, { readonly: true });
-  const served = (await store.readDataSet()).branches.find((b) => b.routingNumber === 'ABHY0065002');
+  const served = ((await store.readDataSet()).dataSet).branches.find((b) => b.routingNumber === 'ABHY0065002');
   await store.close();
   expect(served).toMatchObject({ state: 'MH', publishedState: 'MAHARASHTRA' });
 
@@ -70,7 +70,7 @@ it('agents: export → import → export gives the same file', async () => {
 it('agents: a state given by its name is served as its code and exported as given', async () => {
   const exported = rowsOf(await exportText('agents', 'agents-before-names.csv'));
   const store = SqliteStore.open(data.file, { readonly: true });
-  const states = (await store.readDataSet()).states;
+  const states = ((await store.readDataSet()).dataSet).states;
   await store.close();
   // Every agent's state written as its name (e.g. "Puebla" for PUE), as an operator's file may have it.
   const named = exported.map((row) => ({ ...row, state: states.find((s) => s.country === row.country && s.code === row.state)!.name }));

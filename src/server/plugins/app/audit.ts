@@ -1,6 +1,37 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { FINANCIAL_ID_PATTERN, UUID_SHAPED_PATTERN } from '../../../contract';
+import {
+  FINANCIAL_ID_PATTERN,
+  MAX_TEXT_LENGTH,
+  UUID_SHAPED_PATTERN,
+  agentsQuery,
+  branchesQuery,
+  citiesQuery,
+  deliveryModesQuery,
+  payoutNetworksQuery,
+  statesQuery,
+} from '../../../contract';
+
+/** The query parameters of the contract; any other name (access_token=…) is never written to the log. */
+const KNOWN_PARAMETERS = new Set(
+  [agentsQuery, branchesQuery, citiesQuery, deliveryModesQuery, payoutNetworksQuery, statesQuery].flatMap((schema) => Object.keys(schema.shape)),
+);
+
+const capped = (value: unknown) => {
+  const text = String(value);
+  return text.length > MAX_TEXT_LENGTH ? `${text.slice(0, MAX_TEXT_LENGTH)}…` : text;
+};
+
+/** The known parameters, each value capped at the longest a lookup accepts; unknown ones only counted. */
+function loggedQuery(query: unknown): { known: Record<string, string | string[]>; unknownParameters: number } {
+  const known: Record<string, string | string[]> = {};
+  let unknownParameters = 0;
+  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    if (!KNOWN_PARAMETERS.has(name)) unknownParameters++;
+    else known[name] = Array.isArray(value) ? value.slice(0, 5).map(capped) : capped(value);
+  }
+  return { known, unknownParameters };
+}
 
 /** A header's value when it has the contract's form; otherwise null, so a log line never carries junk. */
 function wellFormed(request: FastifyRequest, name: string, pattern: RegExp): string | null {
@@ -11,10 +42,12 @@ function wellFormed(request: FastifyRequest, name: string, pattern: RegExp): str
 /**
  * The audit trail: exactly one JSON line per answered request (Fastify's own per-request lines are turned
  * off in app.ts). It names who asked what and how it went; headers are not logged, so the Authorization
- * header and API keys never reach the log.
+ * header and API keys never reach the log, and of the query only the contract's parameters are (a key sent
+ * as ?access_token=… is not).
  */
 export default fp(async function audit(app: FastifyInstance) {
   app.addHook('onResponse', async (request, reply) => {
+    const { known, unknownParameters } = loggedQuery(request.query);
     request.log.info(
       {
         audit: {
@@ -23,7 +56,8 @@ export default fp(async function audit(app: FastifyInstance) {
           idempotencyKey: wellFormed(request, 'x-idempotency-key', UUID_SHAPED_PATTERN),
           method: request.method,
           route: request.routeOptions.url ?? null,
-          query: request.query ?? {},
+          query: known,
+          unknownParameters,
           status: reply.statusCode,
           durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
         },

@@ -31,6 +31,8 @@ export default fp(async function securityHeaders(app: FastifyInstance) {
         // over plain http on a teller's LAN or in the e2e suite.
       },
     },
+    // CSP's frame-ancestors 'none' is the rule; X-Frame-Options SAMEORIGIN would contradict it for old browsers.
+    xFrameOptions: false,
     // The API is called cross-origin only where CORS_ORIGINS allows it; this header must not veto that.
     crossOriginResourcePolicy: { policy: 'same-site' },
   });

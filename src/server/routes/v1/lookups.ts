@@ -11,6 +11,11 @@ import { all, branchRules, countryAndMode, parseLookup, stateOfCountry } from '.
 // The three operations of the spec: Get Agent List (4.1), Get Anywhere Payout Network (4.2),
 // Get Bank Branches (4.3).
 export default async function lookupRoutes(app: FastifyInstance) {
+  // Partner data (agents, networks, branches, with addresses and phone numbers) is never stored by a browser
+  // or a proxy; set before anything else so errors carry it too.
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
   // Searches answer from the in-memory index (src/server/search), wholly from one data version, named in
   // x-data-version.
   app.get('/agents', async (request, reply) => {

@@ -65,7 +65,7 @@ describe('on the real data', () => {
     dir = mkdtempSync(join(tmpdir(), 'rpl-index-'));
     copyFileSync(inject('seededSqliteFile'), join(dir, 'lookup.sqlite'));
     store = SqliteStore.open(join(dir, 'lookup.sqlite'));
-    dataSet = await store.readDataSet();
+    dataSet = (await store.readDataSet()).dataSet;
     // The index as the server builds it: scanned from the store row by row.
     index = new SearchIndex(await buildFromStore(store));
     brute = new BruteForce(dataSet);

@@ -45,7 +45,7 @@ describe('generated data set', () => {
       const dataSet = dataSetFromFiles(files, 7);
       const store = SqliteStore.open(join(dir, 'lookup.sqlite'));
       await store.replaceDataSet(dataSet);
-      const loaded = await store.readDataSet();
+      const loaded = (await store.readDataSet()).dataSet;
       await store.close();
       expect(loaded.branches).toEqual(dataSet.branches);
       expect(loaded.agents).toEqual(dataSet.agents);

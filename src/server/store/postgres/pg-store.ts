@@ -13,6 +13,7 @@ import {
 import { deliveryModeCodeOf } from '../../seed/delivery-modes';
 import type { DataSet, DataSetVisitor } from '../../seed/data-set';
 import {
+  DataSetChangedError,
   StoreUnavailableError,
   pageOf,
   splitBankBranchSearch,
@@ -158,6 +159,11 @@ function pageQuery(p: Parameters, select: string, from: string, where: string[],
 // transaction: PostgreSQL's "Populating a Database" advice (building an index over loaded rows beats updating it
 // row by row), and the replaced rows leave no dead tuples behind. Readers wait only for the swap itself.
 const REBUILT_TABLES = ['bank_branches', 'agents'] as const;
+/** Every table readDataSet reads (the served data set and its version). */
+const SERVED_TABLES = [
+  'data_version', 'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices', 'head_office_delivery_modes',
+  'head_office_banks', 'bank_branches', 'agents', 'data_sources',
+];
 const NEXT = '_next';
 
 /** Creates `<table>_next`, shaped like the table but without its indexes; returns its name to load into. */
@@ -264,7 +270,11 @@ export class PgStore implements LookupStore {
         // A large load may take longer than a lookup is allowed to.
         await client.query('SET LOCAL statement_timeout = 0');
         await client.query("SET LOCAL maintenance_work_mem = '256MB'");
-        await maintenance(client, 'SELECT version FROM data_version FOR UPDATE');
+        // Locked until the commit: a replace committed by anyone after this check waits for ours, or we for it.
+        const served = (await maintenance(client, 'SELECT version::text AS version FROM data_version FOR UPDATE')).rows[0].version as string;
+        if (options.expectedVersion !== undefined && served !== options.expectedVersion) {
+          throw new DataSetChangedError(options.expectedVersion, served);
+        }
         for (const table of [
           'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices',
           'head_office_delivery_modes', 'head_office_banks', 'data_sources',
@@ -497,43 +507,69 @@ export class PgStore implements LookupStore {
     return { sources: rows.map((r) => ({ ...r, countries: r.countries.split(' ').filter(Boolean) })) };
   }
 
-  async readDataSet(): Promise<DataSet> {
-    const officeModes = new Map<string, number[]>();
-    for (const m of await this.query<{ head_office_code: string; delivery_mode: number }>('SELECT * FROM head_office_delivery_modes ORDER BY head_office_code, delivery_mode')) {
-      officeModes.set(m.head_office_code, [...(officeModes.get(m.head_office_code) ?? []), m.delivery_mode]);
-    }
-    const officeBanks = new Map<string, string[]>();
-    for (const b of await this.query<{ head_office_code: string; bank_code: string }>('SELECT head_office_code, bank_code FROM head_office_banks ORDER BY head_office_code, position')) {
-      officeBanks.set(b.head_office_code, [...(officeBanks.get(b.head_office_code) ?? []), b.bank_code]);
-    }
-    const offices = await this.query<{ code: string; country: string; name: string; networkName: string; payoutType: PayoutType; demoLocations: number }>(
-      `SELECT code, country, name, network_name AS "networkName", payout_type AS "payoutType", demo_locations AS "demoLocations"
-       FROM head_offices ORDER BY position`,
-    );
-    return {
-      countries: await this.query('SELECT code, name, currency FROM receiving_countries ORDER BY code'),
-      deliveryModes: await this.query('SELECT value, name FROM delivery_modes ORDER BY value'),
-      states: await this.query('SELECT country, code, name FROM states ORDER BY country, code'),
-      cities: await this.query('SELECT country, state, name FROM cities ORDER BY country, state, name'),
-      headOffices: offices.map((h) => ({ ...h, deliveryModes: officeModes.get(h.code) ?? [], bankCodes: officeBanks.get(h.code) ?? [] })),
-      branches: await this.query(
-        `SELECT country, bank_code AS "bankCode", bank_name AS "bankName", routing_number AS "routingNumber", branch_name AS "branchName",
-           address_line1 AS "addressLine1", address_line2 AS "addressLine2", city, district, state,
-           state_published AS "publishedState" FROM bank_branches ORDER BY id`,
-      ),
-      agents: await this.query(
-        `SELECT agent_code AS "agentCode", head_office_code AS "headOfficeCode", country, agent_name AS "agentName",
-           address_line1 AS "addressLine1", address_line2 AS "addressLine2", city, state, state_published AS "publishedState",
-           phone_number AS "phoneNumber" FROM agents ORDER BY id`,
-      ),
-      sources: (await this.dataStatus()).sources,
-    };
+  /**
+   * One REPEATABLE READ transaction, so one snapshot for every table and the version. The tables are locked
+   * (ACCESS SHARE) before the snapshot is taken: replaceDataSet swaps freshly built tables in by name, and a
+   * snapshot older than that swap would find the new tables empty. The lock makes a swap wait for this read,
+   * or this read for the swap's commit.
+   */
+  async readDataSet(): Promise<{ dataSet: DataSet; version: string }> {
+    return this.guard(async () => {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        // An export of a million rows may take longer than a lookup is allowed to.
+        await client.query('SET LOCAL statement_timeout = 0');
+        await maintenance(client, `LOCK TABLE ${SERVED_TABLES.join(', ')} IN ACCESS SHARE MODE`);
+        const all = async <R>(sql: string) => (await maintenance(client, sql)).rows as R[];
+        const version = (await all<{ version: string }>('SELECT version::text AS version FROM data_version'))[0]?.version ?? '';
+        const officeModes = new Map<string, number[]>();
+        for (const m of await all<{ head_office_code: string; delivery_mode: number }>('SELECT * FROM head_office_delivery_modes ORDER BY head_office_code, delivery_mode')) {
+          officeModes.set(m.head_office_code, [...(officeModes.get(m.head_office_code) ?? []), m.delivery_mode]);
+        }
+        const officeBanks = new Map<string, string[]>();
+        for (const b of await all<{ head_office_code: string; bank_code: string }>('SELECT head_office_code, bank_code FROM head_office_banks ORDER BY head_office_code, position')) {
+          officeBanks.set(b.head_office_code, [...(officeBanks.get(b.head_office_code) ?? []), b.bank_code]);
+        }
+        const offices = await all<{ code: string; country: string; name: string; networkName: string; payoutType: PayoutType; demoLocations: number }>(
+          `SELECT code, country, name, network_name AS "networkName", payout_type AS "payoutType", demo_locations AS "demoLocations"
+           FROM head_offices ORDER BY position`,
+        );
+        const sources = await all<{ kind: string; file: string; sha256: string; rows: number; importedAt: string; countries: string }>(
+          'SELECT kind, file, sha256, rows, imported_at AS "importedAt", countries FROM data_sources ORDER BY kind, file',
+        );
+        const dataSet: DataSet = {
+          countries: await all('SELECT code, name, currency FROM receiving_countries ORDER BY code'),
+          deliveryModes: await all('SELECT value, name FROM delivery_modes ORDER BY value'),
+          states: await all('SELECT country, code, name FROM states ORDER BY country, code'),
+          cities: await all('SELECT country, state, name FROM cities ORDER BY country, state, name'),
+          headOffices: offices.map((h) => ({ ...h, deliveryModes: officeModes.get(h.code) ?? [], bankCodes: officeBanks.get(h.code) ?? [] })),
+          branches: await all(
+            `SELECT country, bank_code AS "bankCode", bank_name AS "bankName", routing_number AS "routingNumber", branch_name AS "branchName",
+               address_line1 AS "addressLine1", address_line2 AS "addressLine2", city, district, state,
+               state_published AS "publishedState" FROM bank_branches ORDER BY id`,
+          ),
+          agents: await all(
+            `SELECT agent_code AS "agentCode", head_office_code AS "headOfficeCode", country, agent_name AS "agentName",
+               address_line1 AS "addressLine1", address_line2 AS "addressLine2", city, state, state_published AS "publishedState",
+               phone_number AS "phoneNumber" FROM agents ORDER BY id`,
+          ),
+          sources: sources.map((r) => ({ ...r, countries: r.countries.split(' ').filter(Boolean) })),
+        };
+        await client.query('COMMIT');
+        return { dataSet, version };
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    });
   }
 
-  /** Reads the data set whole (a few queries), then hands it over; the caller checks the version afterwards. */
+  /** Reads the data set whole (one snapshot, readDataSet), then hands it over row by row. */
   async scanDataSet(visit: DataSetVisitor): Promise<string> {
-    const version = await this.dataVersion();
-    const dataSet = await this.readDataSet();
+    const { dataSet, version } = await this.readDataSet();
     visit.reference(dataSet);
     for (const row of dataSet.branches) visit.branch(row);
     for (const row of dataSet.agents) visit.agent(row);

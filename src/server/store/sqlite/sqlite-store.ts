@@ -14,6 +14,7 @@ import {
 import { deliveryModeCodeOf } from '../../seed/delivery-modes';
 import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../../seed/data-set';
 import {
+  DataSetChangedError,
   pageOf,
   splitBankBranchSearch,
   type AgentSearch,
@@ -227,6 +228,10 @@ export class SqliteStore implements LookupStore {
   }
 
   async dataVersion(): Promise<string> {
+    return this.currentVersion();
+  }
+
+  private currentVersion(): string {
     return String((this.prepare('SELECT version FROM data_version').get() as { version: number }).version);
   }
 
@@ -245,6 +250,11 @@ export class SqliteStore implements LookupStore {
     let committed = false;
     try {
       db.exec('BEGIN IMMEDIATE');
+      // Under the write lock: no other writer can commit between this check and our commit.
+      const served = this.currentVersion();
+      if (options.expectedVersion !== undefined && served !== options.expectedVersion) {
+        throw new DataSetChangedError(options.expectedVersion, served);
+      }
       for (const _step of this.writeDataSet(dataSet, options.onProgress)) {
         if (commitWhen) await setImmediate();
       }
@@ -639,6 +649,10 @@ export class SqliteStore implements LookupStore {
   }
 
   async dataStatus(): Promise<DataStatus> {
+    return this.sources();
+  }
+
+  private sources(): DataStatus {
     const rows = this.prepare('SELECT kind, file, sha256, rows, imported_at, countries FROM data_sources ORDER BY kind, file').all() as {
       kind: string; file: string; sha256: string; rows: number; imported_at: string; countries: string;
     }[];
@@ -647,7 +661,13 @@ export class SqliteStore implements LookupStore {
     };
   }
 
-  async readDataSet(): Promise<DataSet> {
+  async readDataSet(): Promise<{ dataSet: DataSet; version: string }> {
+    // One read transaction (in WAL one snapshot): an import another process commits meanwhile cannot give a
+    // data set mixing its tables with the old ones, nor a version that does not belong to the rows.
+    return this.snapshot(() => ({ version: this.currentVersion(), dataSet: this.readAll() }));
+  }
+
+  private readAll(): DataSet {
     const all = <T>(sql: string) => this.db.prepare(sql).all() as T[];
     const officeModes = new Map<string, number[]>();
     for (const m of all<{ head_office_code: string; delivery_mode: number }>('SELECT * FROM head_office_delivery_modes ORDER BY head_office_code, delivery_mode')) {
@@ -705,7 +725,7 @@ export class SqliteStore implements LookupStore {
         publishedState: a.state_published,
         phoneNumber: a.phone_number,
       })),
-      sources: (await this.dataStatus()).sources,
+      sources: this.sources().sources,
     };
   }
 

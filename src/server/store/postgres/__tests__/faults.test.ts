@@ -116,7 +116,7 @@ describe.skipIf(!testEngines().includes('postgres'))('PostgreSQL faults', () => 
   it('loads a data set past the lookup statement timeout (loads are exempt from it)', async () => {
     const direct = PgStore.open({ connectionString: database.url });
     try {
-      const dataSet = await direct.readDataSet();
+      const dataSet = (await direct.readDataSet()).dataSet;
       // This store cancels lookups after 500 ms; indexing the branches alone takes longer than that.
       const started = Date.now();
       await store.replaceDataSet(dataSet);

@@ -125,7 +125,7 @@ describe.skipIf(!engines.includes('postgres'))('PostgreSQL and SQLite stores giv
   });
 
   it('gives a data set back as it was loaded', async () => {
-    const [fromSqlite, fromPostgres] = await Promise.all([sqlite.store.readDataSet(), postgres.store.readDataSet()]);
+    const [fromSqlite, fromPostgres] = await Promise.all([sqlite.store.readDataSet().then((r) => r.dataSet), postgres.store.readDataSet().then((r) => r.dataSet)]);
     // Each store stamps the time it was loaded; everything else must be the same.
     const withoutImportTimes = (dataSet: typeof fromSqlite) => ({ ...dataSet, sources: dataSet.sources.map(({ importedAt: _importedAt, ...source }) => source) });
     expect(withoutImportTimes(fromPostgres)).toEqual(withoutImportTimes(fromSqlite));

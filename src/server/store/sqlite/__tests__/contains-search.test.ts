@@ -33,7 +33,7 @@ beforeAll(async () => {
     copyFileSync(inject('seededSqliteFile'), file);
     stores.push({ plan, store: SqliteStore.open(file, { plan: forced }) });
   }
-  dataSet = await stores[0].store.readDataSet();
+  dataSet = (await stores[0].store.readDataSet()).dataSet;
 });
 
 afterAll(async () => {

@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import type { DataSet } from '../../seed/data-set';
+import type { LookupStore } from '../store';
+import { SqliteStore } from '../sqlite/sqlite-store';
+import { PgStore } from '../postgres/pg-store';
+import { REPO_ROOT, seededDataDir } from '../../../testing/import-cli';
+import { createTestPostgresDatabase, testEngines } from '../../../testing/test-app';
+
+// readDataSet is one snapshot (issue 12, item 2): while another process commits data sets back to back, every
+// data set read is wholly one of them (each table carries the same variant's marker), with a version.
+
+/** The marker (` ~0`, ` ~1`, or none) each table's first row carries. */
+const markers = (d: DataSet) =>
+  [d.countries[0].name, d.headOffices[0].name, d.branches[0].branchName, d.agents[0].agentName, d.sources[0].file].map(
+    (text) => /~\d$/.exec(text)?.[0] ?? '',
+  );
+
+const COMMITS = 4;
+
+describe.each(testEngines())('readDataSet on %s', (engine) => {
+  it('is one snapshot while another process commits', async () => {
+    let store: LookupStore;
+    let env: NodeJS.ProcessEnv;
+    let cleanup: () => Promise<void>;
+    if (engine === 'sqlite') {
+      const data = seededDataDir();
+      store = SqliteStore.open(data.file);
+      env = { DATA_DIR: data.dir, DATABASE_URL: '' };
+      cleanup = async () => data.remove();
+    } else {
+      const database = await createTestPostgresDatabase();
+      store = PgStore.open({ connectionString: database.url });
+      env = { DATABASE_URL: database.url };
+      cleanup = () => database.drop();
+    }
+    const writer = spawn(process.execPath, ['--import', 'tsx', join('src', 'testing', 'replace-loop.ts')], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let commits = 0;
+    writer.stdout.on('data', (chunk: Buffer) => (commits += chunk.toString().split('committed').length - 1));
+    try {
+      const mixed: string[][] = [];
+      let reads = 0;
+      const started = Date.now();
+      while (commits < COMMITS && Date.now() - started < 120_000) {
+        // SQLite reads synchronously: let the event loop see the writer's output between reads.
+        await nextTurn();
+        const answer = await store.readDataSet();
+        if (commits === 0) continue;
+        reads++;
+        const seen = markers(answer.dataSet);
+        if (new Set(seen).size !== 1) mixed.push(seen);
+        expect(answer.version).toMatch(/^\d+$/);
+      }
+      expect(commits).toBeGreaterThanOrEqual(COMMITS);
+      expect(reads).toBeGreaterThan(COMMITS);
+      expect(mixed).toEqual([]);
+    } finally {
+      writer.kill();
+      await new Promise((resolve) => writer.once('close', resolve));
+      await store.close();
+      await cleanup();
+    }
+  }, 180_000);
+});
