@@ -1,7 +1,5 @@
 import type {
-  Agent,
   AgentsQuery,
-  BankBranch,
   BranchesQuery,
   City,
   Page,
@@ -83,9 +81,7 @@ export interface LookupStore {
   replaceDataSet(dataSet: DataSet, options?: ReplaceOptions): Promise<boolean>;
   referenceData(): Promise<ReferenceData>;
   cities(receivingCountry: string, state: string): Promise<City[]>;
-  agents(search: AgentSearch): Promise<Page<Agent>>;
   payoutNetworks(receivingCountry: string, deliveryMode: number): Promise<PayoutNetwork[]>;
-  branches(search: BranchSearch): Promise<Page<BankBranch>>;
   dataStatus(): Promise<DataStatus>;
   /**
    * The served data set handed to `visit` row by row, without holding it (the search index build); resolves

@@ -1,24 +1,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import {
-  ACCOUNT_TRANSFER_TO_OTHER_BANK,
-  type Agent,
-  type BankBranch,
-  type City,
-  type Page,
-  type PayoutNetwork,
-  type PayoutType,
-} from '../../../contract';
-import { deliveryModeCodeOf } from '../../seed/delivery-modes';
+import { type City, type PayoutNetwork, type PayoutType } from '../../../contract';
 import type { DataSet, DataSetVisitor } from '../../seed/data-set';
 import {
   DataSetChangedError,
   StoreUnavailableError,
-  pageOf,
-  splitBankBranchSearch,
-  type AgentSearch,
-  type BranchSearch,
   type DataStatus,
   type LookupStore,
   type ReplaceOptions,
@@ -29,7 +16,7 @@ import {
 } from '../store';
 
 // The PostgreSQL store: the same questions as the SQLite store (sqlite/sqlite-store.ts) answered row for row
-// alike — same filters, same order, same nulls, same totals. Schema and the reasons it differs from SQLite's:
+// alike (the searches are answered by the in-memory index, src/server/search, from either store's rows). Schema and the reasons it differs from SQLite's:
 // migrations/001-initial.sql.
 
 const MIGRATIONS_DIR = join(import.meta.dirname, 'migrations');
@@ -100,9 +87,6 @@ export function isUnavailable(error: unknown): boolean {
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
 }
 
-/** User text for a contains search: LIKE's own wildcards escaped, so %, _ (and *, ?, [) match literally. */
-export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
-
 /** Numbered query parameters ($1, $2…) collected as the SQL is built. */
 class Parameters {
   readonly values: unknown[] = [];
@@ -114,46 +98,6 @@ class Parameters {
 
 const offersMode = (p: Parameters, deliveryMode: number) =>
   `EXISTS (SELECT 1 FROM head_office_delivery_modes m WHERE m.head_office_code = h.code AND m.delivery_mode = ${p.add(deliveryMode)})`;
-
-// Columns are named as the contract's records, in the same order as the SQLite store builds them. An agent's
-// delivery modes are filled in after the page is read (agents()): a subquery here would run for every row an
-// OFFSET skips, which made deep pages slow.
-const AGENT_COLUMNS = `h.code AS "receivingAgentHeadOfficeCode", h.name AS "headOfficeName", a.agent_code AS "agentCode",
-  a.agent_name AS "agentName", a.address_line1 AS "addressLine1", a.address_line2 AS "addressLine2", a.city, a.state,
-  s.name AS "stateName", a.phone_number AS "phoneNumber", a.country AS "receivingCountry", h.payout_type AS "payoutType",
-  NULL AS "deliveryModes",
-  NULL AS "bankCode", NULL AS "bankName", NULL AS "routingNumber"`;
-
-const BRANCH_AGENT_COLUMNS = `h.code AS "receivingAgentHeadOfficeCode", h.name AS "headOfficeName",
-  coalesce(b.routing_number, b.bank_code || '-' || b.id) AS "agentCode", b.branch_name AS "agentName",
-  b.address_line1 AS "addressLine1", b.address_line2 AS "addressLine2", b.city, b.state, s.name AS "stateName",
-  NULL AS "phoneNumber", b.country AS "receivingCountry", h.payout_type AS "payoutType", ARRAY[4] AS "deliveryModes",
-  b.bank_code AS "bankCode", b.bank_name AS "bankName", b.routing_number AS "routingNumber"`;
-
-const BRANCH_COLUMNS = `h.code AS "receivingAgentHeadOfficeCode", b.bank_code AS "bankCode", b.bank_name AS "bankName",
-  b.routing_number AS "routingNumber", b.branch_name AS "branchName", b.address_line1 AS "branchLocation",
-  b.address_line2 AS "address", b.city, b.district, b.state, s.name AS "stateName", b.country AS "receivingCountry"`;
-
-const BRANCHES_OF_HEAD_OFFICE = `FROM head_offices h JOIN head_office_banks hb ON hb.head_office_code = h.code
-  JOIN bank_branches b ON b.country = h.country AND b.bank_code = hb.bank_code
-  LEFT JOIN states s ON s.country = b.country AND s.code = b.state`;
-
-/** One query shape: the rows of one page and the count of all rows (same FROM/WHERE). */
-export interface PageQuery {
-  count: string;
-  countParams: unknown[];
-  rows: string;
-  rowParams: unknown[];
-}
-
-function pageQuery(p: Parameters, select: string, from: string, where: string[], orderBy: string, pageNumber: number, pageSize: number): PageQuery {
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const count = `SELECT count(*)::int AS total ${from} ${whereSql}`;
-  // The count takes the filter parameters; the rows add LIMIT and OFFSET after them.
-  const countParams = [...p.values];
-  const rows = `SELECT ${select} ${from} ${whereSql} ORDER BY ${orderBy} LIMIT ${p.add(pageSize)} OFFSET ${p.add((pageNumber - 1) * pageSize)}`;
-  return { count, countParams, rows, rowParams: p.values };
-}
 
 // The big tables are loaded into a fresh table without indexes, indexed once, then swapped in by name in the same
 // transaction: PostgreSQL's "Populating a Database" advice (building an index over loaded rows beats updating it
@@ -312,14 +256,11 @@ export class PgStore implements LookupStore {
         await load(
           await rebuiltTable(client, 'bank_branches'),
           ['id', 'country', 'bank_code', 'bank_name', 'routing_number', 'branch_name', 'address_line1', 'address_line2',
-            'city', 'district', 'state', 'state_published', 'bank_name_search', 'address_line1_search', 'address_line2_search',
-            'district_search'],
-          ['int', ...Array<string>(15).fill('text')],
+            'city', 'district', 'state', 'state_published'],
+          ['int', ...Array<string>(11).fill('text')],
           dataSet.branches.map((b, i) => [
             i + 1, b.country, b.bankCode, b.bankName, b.routingNumber, b.branchName, b.addressLine1, b.addressLine2,
             b.city, b.district, b.state, b.publishedState === undefined ? b.state : b.publishedState,
-            b.bankName.toLowerCase(), b.addressLine1?.toLowerCase() ?? null,
-            b.addressLine2?.toLowerCase() ?? null, b.district?.toLowerCase() ?? null,
           ]),
         );
         const rows = dataSet.branches.length + dataSet.agents.length;
@@ -383,108 +324,6 @@ export class PgStore implements LookupStore {
     return this.query('SELECT name, state FROM cities WHERE country = $1 AND state = $2 ORDER BY name', [receivingCountry, state]);
   }
 
-  async agents(search: AgentSearch): Promise<Page<Agent>> {
-    const query = search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK ? this.branchAgentsQuery(search) : this.agentQuery(search);
-    const page = await this.page<Omit<Agent, 'deliveryModes'> & { deliveryModes: number[] | null }>(query, search.pageNumber, search.pageSize);
-    const officeModes = new Map<string, number[]>();
-    const withoutModes = [...new Set(page.data.filter((a) => a.deliveryModes === null).map((a) => a.receivingAgentHeadOfficeCode))];
-    if (withoutModes.length) {
-      const rows = await this.query<{ code: string; modes: number[] }>(
-        `SELECT head_office_code AS code, array_agg(delivery_mode ORDER BY delivery_mode) AS modes
-         FROM head_office_delivery_modes WHERE head_office_code = ANY ($1) GROUP BY head_office_code`,
-        [withoutModes],
-      );
-      for (const row of rows) officeModes.set(row.code, row.modes);
-    }
-    // Delivery modes as integers ([1, 3]) become the record's two-digit codes (["01", "03"]).
-    return {
-      ...page,
-      data: page.data.map((agent) => ({
-        ...agent,
-        deliveryModes: (agent.deliveryModes ?? officeModes.get(agent.receivingAgentHeadOfficeCode) ?? []).map(deliveryModeCodeOf),
-      })),
-    };
-  }
-
-  /**
-   * The count and the rows of one page in one statement, so one snapshot: a replace committed in between
-   * cannot give a total of the old data set with rows of the new. (Not a REPEATABLE READ transaction around
-   * two statements: replaceDataSet swaps freshly built tables in by name, and an older snapshot would find
-   * the new tables empty.) json_agg reads the page's rows in the order the subquery sorted them.
-   */
-  private async page<T>(query: PageQuery, pageNumber: number, pageSize: number) {
-    const sql = `SELECT (${query.count}) AS "totalItems",
-      (SELECT coalesce(json_agg(page_rows), '[]'::json) FROM (${query.rows}) AS page_rows) AS records`;
-    const [result] = await this.query<{ totalItems: number; records: T[] }>(sql, query.rowParams);
-    return pageOf<T>(result.records, result.totalItems, pageNumber, pageSize);
-  }
-
-  /**
-   * The agent-list query of the given shape (exported for the EXPLAIN test): agents of head offices offering
-   * the mode; search is a case-sensitive contains on agent name or head office name.
-   */
-  agentQuery(search: AgentSearch): PageQuery {
-    const p = new Parameters();
-    const where = [`a.country = ${p.add(search.receivingCountry)}`, offersMode(p, search.deliveryMode)];
-    if (search.state) where.push(`a.state = ${p.add(search.state)}`);
-    if (search.search) {
-      const pattern = p.add(containsPattern(search.search));
-      // The head-office side as a list of codes, so both sides of the OR are index lookups on agents.
-      where.push(`(a.agent_name LIKE ${pattern} OR a.head_office_code = ANY (ARRAY(SELECT code FROM head_offices WHERE name LIKE ${pattern})))`);
-    }
-    return pageQuery(
-      p,
-      AGENT_COLUMNS,
-      `FROM agents a JOIN head_offices h ON h.code = a.head_office_code
-       LEFT JOIN states s ON s.country = a.country AND s.code = a.state`,
-      where,
-      'a.head_office_code, a.agent_code',
-      search.pageNumber,
-      search.pageSize,
-    );
-  }
-
-  /**
-   * Delivery mode 04: the agent list answers from the bank branches each mode-04 head office pays into,
-   * searched as "[Bank Name], [Branch Name]" (or, without a comma, head office, bank or branch name contains).
-   */
-  branchAgentsQuery(search: AgentSearch): PageQuery {
-    const p = new Parameters();
-    const where = [`h.country = ${p.add(search.receivingCountry)}`, offersMode(p, search.deliveryMode)];
-    if (search.state) where.push(`b.state = ${p.add(search.state)}`);
-    const parts = search.search ? splitBankBranchSearch(search.search) : null;
-    if (parts) {
-      if (parts.bankName) where.push(`b.bank_name LIKE ${p.add(containsPattern(parts.bankName))}`);
-      if (parts.branchName) where.push(`b.branch_name LIKE ${p.add(containsPattern(parts.branchName))}`);
-    } else if (search.search) {
-      const pattern = p.add(containsPattern(search.search));
-      where.push(`(h.name LIKE ${pattern} OR b.bank_name LIKE ${pattern} OR b.branch_name LIKE ${pattern})`);
-    }
-    return pageQuery(p, BRANCH_AGENT_COLUMNS, BRANCHES_OF_HEAD_OFFICE, where, 'h.code, b.bank_name, b.branch_name, b.id', search.pageNumber, search.pageSize);
-  }
-
-  /** Bank branches of one head office; the branch filters are case-insensitive contains (see migration). */
-  branchQuery(search: BranchSearch): PageQuery {
-    const p = new Parameters();
-    const where = [
-      `h.code = ${p.add(search.receivingAgentHeadOfficeCode)}`,
-      `h.country = ${p.add(search.receivingCountry)}`,
-      offersMode(p, search.deliveryMode),
-    ];
-    const contains = (column: string, text: string | undefined) => {
-      if (text) where.push(`${column} LIKE ${p.add(containsPattern(text.toLowerCase()))}`);
-    };
-    contains('b.bank_name_search', search.bankName);
-    if (search.bankCode) {
-      const code = p.add(search.bankCode);
-      where.push(`(b.bank_code = ${code} OR b.routing_number = ${code})`);
-    }
-    contains('b.address_line1_search', search.branchLocation);
-    contains('b.address_line2_search', search.address);
-    contains('b.district_search', search.district);
-    return pageQuery(p, BRANCH_COLUMNS, BRANCHES_OF_HEAD_OFFICE, where, 'b.bank_name, b.branch_name, b.id', search.pageNumber, search.pageSize);
-  }
-
   async payoutNetworks(receivingCountry: string, deliveryMode: number): Promise<PayoutNetwork[]> {
     const p = new Parameters();
     const rows = await this.query<HeadOfficeNetworkRow>(
@@ -493,11 +332,6 @@ export class PgStore implements LookupStore {
       p.values,
     );
     return rows.map((row) => toPayoutNetwork(row, receivingCountry, deliveryMode));
-  }
-
-  /** A bank code outside the head office's banks, or a head office not offering mode 04, gives an empty page. */
-  async branches(search: BranchSearch) {
-    return this.page<BankBranch>(this.branchQuery(search), search.pageNumber, search.pageSize);
   }
 
   async dataStatus(): Promise<DataStatus> {
