@@ -120,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await reference.refresh();
   app.decorate('store', options.store);
   app.decorate('reference', reference);
+  app.decorate('redis', options.redis ?? options.rateLimit?.redis ?? null);
   const search = new SearchService({
     store: options.store,
     build: options.searchIndexBuild ?? 'worker',

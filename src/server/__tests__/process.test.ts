@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,5 +95,41 @@ describe('SIGTERM', () => {
     expect(await server.exited).toBe(0);
     console.log(`SIGTERM drain: ${readers.length} answers of ~450 KB in flight at SIGTERM delivered in full; new connections refused; exit 0`);
     await server.stop();
+  });
+});
+
+describe('WORKERS=2', () => {
+  it('runs two server processes behind one port, each with its own search index, and stops them all on SIGTERM', async () => {
+    const server = await startServer({ WORKERS: '2' });
+    try {
+      expect(server.url).not.toBe('');
+      const children = () => {
+        try {
+          return readFileSync(`/proc/${server.child.pid}/task/${server.child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+        } catch {
+          return [];
+        }
+      };
+      expect(children()).toHaveLength(2);
+      const readyTimes = async () => (await Promise.all(Array.from({ length: 10 }, () => fetch(`${server.url}/readyz`, { headers: { connection: 'close' } })))).every((r) => r.status === 200);
+      await expect.poll(readyTimes, { timeout: 60_000, interval: 200 }).toBe(true);
+      // Each process answers /readyz 200 only once its own index is built; lookups on fresh connections are
+      // spread over both (node:cluster hands connections round-robin), and every one is answered.
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          fetch(`${server.url}/v1/banks/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=BRACBD&district=dhaka`, {
+            headers: { 'x-fapi-financial-id': 'AB12CD', connection: 'close' },
+          }),
+        ),
+      );
+      const bodies = await Promise.all(answers.map((a) => a.json() as Promise<{ pagination: { totalItems: number } }>));
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+      expect(new Set(bodies.map((b) => b.pagination.totalItems)).size).toBe(1);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      expect(children()).toEqual([]);
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -47,7 +47,8 @@ describe.each(testEngines())('readDataSet on %s', (engine) => {
       const mixed: string[][] = [];
       let reads = 0;
       const started = Date.now();
-      while (commits < COMMITS && Date.now() - started < 120_000) {
+      // The writer commits until killed: read until both it has committed and we have read several times.
+      while ((commits < COMMITS || reads <= COMMITS) && Date.now() - started < 120_000) {
         // SQLite reads synchronously: let the event loop see the writer's output between reads.
         await nextTurn();
         const answer = await store.readDataSet();
