@@ -68,3 +68,16 @@ export function useScreenParams<const N extends string>(names: readonly N[]) {
 export function presentValues<T extends Record<string, string>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== '')) as Partial<T>;
 }
+
+/**
+ * URL parameters that are not the selection nor one of the screen's: a hand-edited or mistyped one
+ * (`pagesize=10`) is passed on to the API as written, so its 400 names it instead of it being dropped.
+ */
+export function useOtherParams(known: readonly string[]): Record<string, string> {
+  const [params] = useSearchParams();
+  return useMemo(() => {
+    const others: Record<string, string> = {};
+    for (const [name, value] of params) if (!known.includes(name) && !(SELECTION as readonly string[]).includes(name)) others[name] = value;
+    return others;
+  }, [params, known.join()]);
+}
