@@ -40,6 +40,8 @@ export function selectionSearch(params: URLSearchParams): string {
 /**
  * A screen's own URL parameters. `update` writes a patch (empty values remove the parameter) as a new
  * history entry (or replaces the current one); filter changes go back to page 1 unless the patch sets the page itself.
+ * `flushSync` renders the new URL at once instead of in a transition that typing keeps postponing (the
+ * request would leave ~700 ms after the last key instead of ~300 ms).
  */
 export function useScreenParams<const N extends string>(names: readonly N[]) {
   const [params, setParams] = useSearchParams();
@@ -48,7 +50,7 @@ export function useScreenParams<const N extends string>(names: readonly N[]) {
     [params, names.join()],
   );
   const update = useCallback(
-    (patch: Partial<Record<N | 'pageNumber' | 'pageSize', string | number | undefined>>, options: { replace?: boolean } = {}) => {
+    (patch: Partial<Record<N | 'pageNumber' | 'pageSize', string | number | undefined>>, options: { replace?: boolean; flushSync?: boolean } = {}) => {
       setParams((current) => {
         const next = new URLSearchParams(current);
         if (!('pageNumber' in patch)) next.delete('pageNumber');

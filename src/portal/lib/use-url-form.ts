@@ -17,8 +17,8 @@ const sameValues = (a: TextFields, b: TextFields) => Object.keys({ ...a, ...b })
  * - form → URL: ~300 ms after the last key (a timer restarted by each change, not a render-driven debounce),
  *   at once on Enter or when a select changes; only values the contract accepts are written.
  * - URL → form: only when the URL changes from outside (Back, a link, the screen choosing a default) — never
- *   because a render saw the URL before our own write landed — and never into the field that has focus
- *   while the user has typed into it since the last write.
+ *   when one of our own writes lands late — and never into the field that has focus: that field wins and
+ *   the URL follows it.
  */
 export function useUrlForm<V extends TextFields>({
   schema,
@@ -37,28 +37,40 @@ export function useUrlForm<V extends TextFields>({
     defaultValues: urlValues as DefaultValues<V>,
     mode: 'onChange',
   });
-  // What the URL held when last seen, and what this form last wrote to it.
+  // What the URL held when last seen, and the values this form wrote that the URL may still bring back: a
+  // navigation lands after the render that started it, so an earlier write can arrive while the user types on.
   const seenUrl = useRef<V>(urlValues);
-  const written = useRef<V>(urlValues);
+  const writes = useRef<V[]>([urlValues]);
   const onCommitRef = useRef(onCommit);
   onCommitRef.current = onCommit;
   const normalizeRef = useRef(normalize);
   normalizeRef.current = normalize;
+  const lastWrite = () => writes.current[writes.current.length - 1];
 
   // URL → form, for changes that did not come from this form.
   useEffect(() => {
     if (sameValues(seenUrl.current, urlValues)) return;
     seenUrl.current = urlValues;
-    if (sameValues(written.current, urlValues)) return; // our own write arriving
-    const current = form.getValues();
-    const focused = document.activeElement as HTMLElement | null;
-    const next = { ...urlValues };
-    for (const name of Object.keys(urlValues) as (keyof V & string)[]) {
-      const typing = focused?.getAttribute('name') === name && current[name] !== written.current[name];
-      if (typing) next[name] = current[name];
+    const own = writes.current.findIndex((written) => sameValues(written, urlValues));
+    if (own >= 0) {
+      writes.current = writes.current.slice(own); // this write and later ones may still arrive; earlier ones will not
+      return;
     }
-    written.current = urlValues;
+    // Back, a link, or the screen choosing a default: the fields follow, except the one the user is in.
+    const current = form.getValues();
+    const focused = (document.activeElement as HTMLElement | null)?.getAttribute('name');
+    const next = { ...urlValues };
+    let keptTyping = false;
+    for (const name of Object.keys(urlValues) as (keyof V & string)[]) {
+      if (focused === name && current[name] !== urlValues[name]) {
+        next[name] = current[name];
+        keptTyping = true;
+      }
+    }
+    writes.current = [urlValues];
     form.reset(next, { keepDefaultValues: true });
+    // The field is the user's: the URL follows what it holds.
+    if (keptTyping) void commitRef.current();
   }, [urlValues, form]);
 
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -67,10 +79,12 @@ export function useUrlForm<V extends TextFields>({
     const valid = await form.trigger();
     if (!valid) return;
     const values = normalizeRef.current(form.getValues());
-    if (sameValues(values, written.current)) return;
-    written.current = { ...values };
+    if (sameValues(values, lastWrite())) return;
+    writes.current = [...writes.current.slice(-9), { ...values }];
     onCommitRef.current(values);
   }, [form]);
+  const commitRef = useRef(commit);
+  commitRef.current = commit;
 
   // Every change restarts the typing pause; the pause ends in a commit.
   useEffect(() => {

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
@@ -15,7 +16,7 @@ import { PastLastPage, ResultsPagination, isPastLastPage } from '../../../compon
 import { ResultsView, type ResultColumn } from '../../../components/ui/results-view';
 import { presentValues, useOtherParams, useScreenParams } from '../../../lib/url-state';
 import { useUrlForm } from '../../../lib/use-url-form';
-import { getAgents, useAgents } from '../api/get-agents';
+import { agentsQueryOptions, getAgents, useAgents } from '../api/get-agents';
 import { useStates } from '../api/get-states';
 
 const FILTERS = ['state', 'search', 'pageNumber', 'pageSize'] as const;
@@ -55,11 +56,16 @@ function bankAndBranch(search: string): { bankName?: string; branchLocation?: st
 /** Get Agent List (spec §4.1): state filter, case-sensitive search, paged results. */
 export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }: { receivingCountry: string; deliveryMode: string; branchFinderHref: string }) {
   const { values, update } = useScreenParams(FILTERS);
+  const queryClient = useQueryClient();
   const others = useOtherParams(FILTERS);
   const { form, commit, commitNow, inSync, hasErrors } = useUrlForm({
     schema: filterSchema,
     urlValues: { state: values.state, search: values.search },
-    onCommit: (filters) => update(filters),
+    onCommit: (filters) => {
+      // The request leaves now, not after the screen has rendered the new URL (~200 ms later on a busy PC).
+      void queryClient.prefetchQuery(agentsQueryOptions({ ...others, receivingCountry, deliveryMode, ...presentValues({ ...values, ...filters, pageNumber: '' }) }));
+      update(filters, { flushSync: true });
+    },
   });
   const states = useStates({ receivingCountry }, true);
   const params = { ...others, receivingCountry, deliveryMode, ...presentValues(values) };

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -15,7 +16,7 @@ import { PastLastPage, ResultsPagination, isPastLastPage } from '../../../compon
 import { ResultsView, useIsPhone, type ResultColumn } from '../../../components/ui/results-view';
 import { presentValues, useOtherParams, useScreenParams } from '../../../lib/url-state';
 import { useUrlForm } from '../../../lib/use-url-form';
-import { getBranches, useBranches, useHeadOfficesPayingInto } from '../api/get-branches';
+import { branchesQueryOptions, getBranches, useBranches, useHeadOfficesPayingInto } from '../api/get-branches';
 
 export interface HeadOffice {
   code: string;
@@ -55,6 +56,7 @@ const LABELS: Record<string, string> = { bankName: 'bank name', branchLocation: 
 /** Get Bank Branches (spec §4.3) for delivery mode 04: head office, bank and address filters, paged. */
 export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { receivingCountry: string; deliveryMode: string; headOffices: HeadOffice[] }) {
   const { values, update } = useScreenParams(FILTERS);
+  const queryClient = useQueryClient();
   const others = useOtherParams(FILTERS);
   const isBangladesh = receivingCountry === DISTRICT_COUNTRY;
   const isPhone = useIsPhone();
@@ -68,7 +70,12 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
       address: values.address,
       ...(isBangladesh ? { district: values.district } : {}),
     },
-    onCommit: (filters) => update(filters),
+    onCommit: (filters) => {
+      // The request leaves now, not after the screen has rendered the new URL (~200 ms later on a busy PC).
+      const next = { ...others, receivingCountry, deliveryMode, ...presentValues({ ...values, ...filters, pageNumber: '' }) };
+      if (next.receivingAgentHeadOfficeCode) void queryClient.prefetchQuery(branchesQueryOptions({ ...next, receivingAgentHeadOfficeCode: next.receivingAgentHeadOfficeCode }));
+      update(filters, { flushSync: true });
+    },
   });
   const headOffice = values.receivingAgentHeadOfficeCode;
   // The API needs a head office; the first of the country's mode-04 networks is the natural start.
