@@ -30,7 +30,7 @@ function steps() {
 const results = (page: Page, name: string) => page.getByRole('table', { name }).locator('tbody tr').or(page.getByRole('list', { name }).getByRole('listitem'));
 
 async function chooseCountry(page: Page, step: ReturnType<typeof steps>, typed: string, name: RegExp) {
-  await step.do(() => typeLikeAPerson(page.getByLabel('Receiving country'), [typed]));
+  await step.do(() => typeLikeAPerson(page.getByRole('combobox', { name: 'Receiving country' }), [typed]));
   await step.do(() => page.getByRole('option', { name }).click());
 }
 
