@@ -276,7 +276,9 @@ test('12. on a 390 px phone: filters folded, results as cards near the top, noth
   await page.goto('/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=SONLBD');
   const cards = page.getByRole('list', { name: 'Bank branches' }).getByRole('listitem');
   await expect(cards.first()).toBeVisible();
-  expect((await cards.first().boundingBox())!.y).toBeLessThan(900);
+  const firstCardTop = (await cards.first().boundingBox())!.y;
+  console.log(`390 px branch finder: first result card at ${Math.round(firstCardTop)} px`);
+  expect(firstCardTop).toBeLessThan(900);
   await expect(page.getByLabel('Branch location')).toHaveCount(0);
   await page.getByRole('button', { name: /More filters/ }).click();
   await expect(page.getByLabel('Branch location')).toBeVisible();
@@ -295,7 +297,14 @@ test('12. on a 390 px phone: filters folded, results as cards near the top, noth
   await expectAccessible(page);
 
   await page.goto('/agents?receivingCountry=MX&deliveryMode=01&state=JAL');
-  await expect(page.getByRole('list', { name: 'Agents' }).getByRole('listitem').first()).toBeVisible();
+  const agentCards = page.getByRole('list', { name: 'Agents' }).getByRole('listitem');
+  await expect(agentCards.first()).toBeVisible();
+  console.log(`390 px agents: first result card at ${Math.round((await agentCards.first().boundingBox())!.y)} px`);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectAccessible(page);
+
+  await page.getByRole('tab', { name: 'Payout networks' }).click();
+  await expect(page.getByRole('list', { name: 'Payout networks' }).getByRole('listitem').first()).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await expectAccessible(page);
 });
