@@ -24,13 +24,10 @@ export function useUrlForm<V extends TextFields>({
   schema,
   urlValues,
   onCommit,
-  normalize = (values) => values,
 }: {
   schema: z.ZodType;
   urlValues: V;
   onCommit: (values: V) => void;
-  /** Turns what the fields hold into what is written (e.g. trims pasted codes). */
-  normalize?: (values: V) => V;
 }) {
   const form = useForm<V>({
     resolver: zodResolver(blankAsAbsent(schema) as never) as unknown as Resolver<V>,
@@ -43,8 +40,6 @@ export function useUrlForm<V extends TextFields>({
   const writes = useRef<V[]>([urlValues]);
   const onCommitRef = useRef(onCommit);
   onCommitRef.current = onCommit;
-  const normalizeRef = useRef(normalize);
-  normalizeRef.current = normalize;
   const lastWrite = () => writes.current[writes.current.length - 1];
 
   // URL → form, for changes that did not come from this form.
@@ -78,7 +73,7 @@ export function useUrlForm<V extends TextFields>({
     clearTimeout(timer.current);
     const valid = await form.trigger();
     if (!valid) return;
-    const values = normalizeRef.current(form.getValues());
+    const values = form.getValues();
     if (sameValues(values, lastWrite())) return;
     writes.current = [...writes.current.slice(-9), { ...values }];
     onCommitRef.current(values);
@@ -110,7 +105,7 @@ export function useUrlForm<V extends TextFields>({
   // Whether what the fields hold is what the URL (and so the results) reflects, and whether it could be.
   const watched = useWatch({ control: form.control }) as V;
   const hasErrors = Object.keys(form.formState.errors).length > 0;
-  const inSync = !hasErrors && sameValues(normalize({ ...urlValues, ...watched }), urlValues);
+  const inSync = !hasErrors && sameValues({ ...urlValues, ...watched }, urlValues);
 
   return { form, commit: submit, commitNow: commit, inSync, hasErrors };
 }
