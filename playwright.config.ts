@@ -43,7 +43,16 @@ export default defineConfig({
   webServer: {
     command: 'npx tsx src/server/main.ts',
     url: `http://127.0.0.1:${PORT}/v1/openapi.json`,
-    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'warn' },
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      LOG_LEVEL: 'warn',
+      // The correspondent registry is on, as in production, so sign-in meets a real 403 for an unknown id.
+      CORRESPONDENTS_FILE: 'e2e/correspondents.txt',
+      // PORTAL_DIR lets a run serve another build of the portal (e.g. main's, to see a new test fail there).
+      ...(process.env.PORTAL_DIR ? { PORTAL_DIR: process.env.PORTAL_DIR } : {}),
+    },
     // First start seeds ~25,000 branches and agents from data/seed.
     timeout: 180_000,
     reuseExistingServer: false,

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test as base, type Page } from '@playwright/test';
+import { expect, test as base, type Locator, type Page } from '@playwright/test';
 
 export const CORRESPONDENT_ID = 'AB12CD';
 
@@ -30,3 +30,24 @@ export async function chooseDeliveryMode(page: Page, name: RegExp) {
 
 export const test = base;
 export { expect };
+
+const between = (low: number, high: number) => low + Math.round(Math.random() * (high - low));
+
+/**
+ * Types as a teller does: each part key by key (60–120 ms apart), with a pause of 150–450 ms between parts
+ * (or the given pause), never `fill()`.
+ */
+export async function typeLikeAPerson(locator: Locator, parts: string[], pauses: number[] = []) {
+  await locator.click();
+  for (const [i, part] of parts.entries()) {
+    if (i > 0) await locator.page().waitForTimeout(pauses[i - 1] ?? between(150, 450));
+    await locator.pressSequentially(part, { delay: between(60, 120) });
+  }
+}
+
+/** Pastes text the way a teller does (the clipboard, then Ctrl+V) into the focused field. */
+export async function paste(locator: Locator, text: string) {
+  await locator.click();
+  await locator.page().evaluate((value) => navigator.clipboard.writeText(value), text);
+  await locator.press('ControlOrMeta+V');
+}

@@ -44,15 +44,15 @@ test('branch finder for Bangladesh: head office, bank, district filter, empty re
   await page.getByRole('button', { name: `Copy routing number ${routing}` }).first().click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(routing);
 
-  // A bank code of another head office gives an empty result, and the screen explains it.
+  // A bank code no head office pays into gives an empty result, and the screen says so (issue #14 tests the other causes).
   await page.getByLabel('Bank code / routing number').fill('999');
-  await expect(page.getByText(/A bank code must belong to the chosen head office/)).toBeVisible();
+  await expect(page.getByText(/No branch of BD with the code 999 and bank name "SONALI", district "Sylhet" under any head office/)).toBeVisible();
 
   // Reload keeps every filter.
   await page.reload();
   await expect(page.getByLabel('District', { exact: true })).toHaveValue('Sylhet');
   await expect(page.getByLabel('Bank code / routing number')).toHaveValue('999');
-  await expect(page.getByText(/A bank code must belong to the chosen head office/)).toBeVisible();
+  await expect(page.getByText(/No branch of BD with the code 999/)).toBeVisible();
 });
 
 test('branch finder for India has no district field', async ({ page }) => {

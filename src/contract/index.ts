@@ -3,3 +3,5 @@ export * from './primitives';
 export * from './lookups';
 export * from './operations';
 export * from './csv-cell';
+export * from './place-aliases';
+export * from './bank-codes';

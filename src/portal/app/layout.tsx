@@ -8,6 +8,8 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
 import { CorrespondentButton } from '../features/correspondent/components/correspondent-button';
 import { SignIn } from '../features/correspondent/components/sign-in';
 import { DataStatusFooter } from '../features/data-status/components/data-status-footer';
@@ -27,6 +29,8 @@ export function Layout() {
   const correspondentId = useCorrespondentId();
   const location = useLocation();
   const search = selectionSearch(new URLSearchParams(location.search));
+  // On a phone the three tabs share the width (labels may wrap) instead of hiding one behind a scroll arrow.
+  const isPhone = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
   const current = SCREENS.find((screen) => location.pathname.startsWith(screen.path))?.path ?? false;
 
   return (
@@ -45,9 +49,16 @@ export function Layout() {
         {correspondentId && (
           <Box sx={{ bgcolor: 'background.paper', color: 'text.primary', px: 2 }}>
             <ReceivingSelector />
-            <Tabs value={current} component="nav" aria-label="Screens" variant="scrollable" allowScrollButtonsMobile>
+            <Tabs value={current} component="nav" aria-label="Screens" variant={isPhone ? 'fullWidth' : 'scrollable'} allowScrollButtonsMobile>
               {SCREENS.map((screen) => (
-                <Tab key={screen.path} label={screen.label} value={screen.path} component={RouterLink} to={`${screen.path}${search}`} />
+                <Tab
+                  key={screen.path}
+                  label={screen.label}
+                  value={screen.path}
+                  component={RouterLink}
+                  to={`${screen.path}${search}`}
+                  sx={isPhone ? { minWidth: 0, px: 0.5, fontSize: '0.8rem' } : undefined}
+                />
               ))}
             </Tabs>
           </Box>

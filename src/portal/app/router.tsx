@@ -3,6 +3,7 @@ import { RouterProvider } from 'react-router/dom';
 import { ProblemAlert } from '../components/ui/problem-alert';
 import { Layout } from './layout';
 import { paths } from './paths';
+import { ScreenError } from './screen-error';
 
 /** `/` opens the agent search, keeping any parameters of the link. */
 function ToAgents() {
@@ -21,11 +22,17 @@ const router = createBrowserRouter([
     element: <Layout />,
     errorElement: <RouteError />,
     children: [
-      { index: true, element: <ToAgents /> },
-      { path: paths.agents, lazy: () => import('./routes/agents') },
-      { path: paths.payoutNetworks, lazy: () => import('./routes/payout-networks') },
-      { path: paths.branches, lazy: () => import('./routes/branches') },
-      { path: '*', element: <ToAgents /> },
+      {
+        // A screen that fails (its chunk not fetched, a render error) shows inside the layout: app bar and tabs stay.
+        errorElement: <ScreenError />,
+        children: [
+          { index: true, element: <ToAgents /> },
+          { path: paths.agents, lazy: () => import('./routes/agents') },
+          { path: paths.payoutNetworks, lazy: () => import('./routes/payout-networks') },
+          { path: paths.branches, lazy: () => import('./routes/branches') },
+          { path: '*', element: <ToAgents /> },
+        ],
+      },
     ],
   },
 ]);

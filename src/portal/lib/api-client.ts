@@ -53,10 +53,11 @@ interface ProblemBody {
   errors?: ProblemParameter[];
 }
 
-export async function apiGet<T>(path: string, options: { query?: QueryValues; signal?: AbortSignal } = {}): Promise<T> {
+/** `financialId` overrides the signed-in id: sign-in asks the service about an id before keeping it. */
+export async function apiGet<T>(path: string, options: { query?: QueryValues; signal?: AbortSignal; financialId?: string } = {}): Promise<T> {
   const correlationId = newCorrelationId();
   const headers: Record<string, string> = { accept: 'application/json', 'x-correlation-id': correlationId };
-  const financialId = readCorrespondentId();
+  const financialId = options.financialId ?? readCorrespondentId();
   if (financialId) headers['x-fapi-financial-id'] = financialId;
 
   let response: Response;

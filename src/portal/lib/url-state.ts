@@ -40,6 +40,8 @@ export function selectionSearch(params: URLSearchParams): string {
 /**
  * A screen's own URL parameters. `update` writes a patch (empty values remove the parameter) as a new
  * history entry (or replaces the current one); filter changes go back to page 1 unless the patch sets the page itself.
+ * `flushSync` renders the new URL at once instead of in a transition that typing keeps postponing (the
+ * request would leave ~700 ms after the last key instead of ~300 ms).
  */
 export function useScreenParams<const N extends string>(names: readonly N[]) {
   const [params, setParams] = useSearchParams();
@@ -48,7 +50,7 @@ export function useScreenParams<const N extends string>(names: readonly N[]) {
     [params, names.join()],
   );
   const update = useCallback(
-    (patch: Partial<Record<N | 'pageNumber' | 'pageSize', string | number | undefined>>, options: { replace?: boolean } = {}) => {
+    (patch: Partial<Record<N | 'pageNumber' | 'pageSize', string | number | undefined>>, options: { replace?: boolean; flushSync?: boolean } = {}) => {
       setParams((current) => {
         const next = new URLSearchParams(current);
         if (!('pageNumber' in patch)) next.delete('pageNumber');
@@ -67,4 +69,17 @@ export function useScreenParams<const N extends string>(names: readonly N[]) {
 /** URL parameters that are set; absent ones are left out of the request and of the query key. */
 export function presentValues<T extends Record<string, string>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== '')) as Partial<T>;
+}
+
+/**
+ * URL parameters that are not the selection nor one of the screen's: a hand-edited or mistyped one
+ * (`pagesize=10`) is passed on to the API as written, so its 400 names it instead of it being dropped.
+ */
+export function useOtherParams(known: readonly string[]): Record<string, string> {
+  const [params] = useSearchParams();
+  return useMemo(() => {
+    const others: Record<string, string> = {};
+    for (const [name, value] of params) if (!known.includes(name) && !(SELECTION as readonly string[]).includes(name)) others[name] = value;
+    return others;
+  }, [params, known.join()]);
 }

@@ -1,47 +1,111 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useForm, useWatch, type DefaultValues, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { blankAsAbsent } from './form';
-import { useDebouncedValue } from './use-debounced-value';
+
+/** About 300 ms after the last key: long enough to skip the keystrokes of one word, short enough to feel immediate. */
+export const TYPING_DEBOUNCE_MS = 300;
 
 type TextFields = Record<string, string>;
 
 const sameValues = (a: TextFields, b: TextFields) => Object.keys({ ...a, ...b }).every((key) => (a[key] ?? '') === (b[key] ?? ''));
 
 /**
- * A filter form whose truth is the URL. Typing is debounced (~300 ms) and, once the contract's schema
- * accepts the values, written to the URL (which is what the queries read). When the URL changes from
- * outside (Back, a shared link) the form follows it.
+ * A filter form whose results follow the URL, and whose fields belong to the user (issue #14).
+ *
+ * - form → URL: ~300 ms after the last key (a timer restarted by each change, not a render-driven debounce),
+ *   at once on Enter or when a select changes; only values the contract accepts are written.
+ * - URL → form: only when the URL changes from outside (Back, a link, the screen choosing a default) — never
+ *   when one of our own writes lands late — and never into the field that has focus: that field wins and
+ *   the URL follows it.
  */
-export function useUrlForm<V extends TextFields>({ schema, urlValues, onCommit }: { schema: z.ZodType; urlValues: V; onCommit: (values: V) => void }) {
+export function useUrlForm<V extends TextFields>({
+  schema,
+  urlValues,
+  onCommit,
+}: {
+  schema: z.ZodType;
+  urlValues: V;
+  onCommit: (values: V) => void;
+}) {
   const form = useForm<V>({
     resolver: zodResolver(blankAsAbsent(schema) as never) as unknown as Resolver<V>,
     defaultValues: urlValues as DefaultValues<V>,
     mode: 'onChange',
   });
-  const committed = useRef<V>(urlValues);
+  // What the URL held when last seen, and the values this form wrote that the URL may still bring back: a
+  // navigation lands after the render that started it, so an earlier write can arrive while the user types on.
+  const seenUrl = useRef<V>(urlValues);
+  const writes = useRef<V[]>([urlValues]);
+  const onCommitRef = useRef(onCommit);
+  onCommitRef.current = onCommit;
+  const lastWrite = () => writes.current[writes.current.length - 1];
 
-  // URL → form: Back/forward or a link replaced the parameters.
+  // URL → form, for changes that did not come from this form.
   useEffect(() => {
-    if (!sameValues(committed.current, urlValues)) {
-      committed.current = urlValues;
-      form.reset(urlValues);
+    if (sameValues(seenUrl.current, urlValues)) return;
+    seenUrl.current = urlValues;
+    const own = writes.current.findIndex((written) => sameValues(written, urlValues));
+    if (own >= 0) {
+      writes.current = writes.current.slice(own); // this write and later ones may still arrive; earlier ones will not
+      return;
     }
+    // Back, a link, or the screen choosing a default: the fields follow, except the one the user is in.
+    const current = form.getValues();
+    const focused = (document.activeElement as HTMLElement | null)?.getAttribute('name');
+    const next = { ...urlValues };
+    let keptTyping = false;
+    for (const name of Object.keys(urlValues) as (keyof V & string)[]) {
+      if (focused === name && current[name] !== urlValues[name]) {
+        next[name] = current[name];
+        keptTyping = true;
+      }
+    }
+    writes.current = [urlValues];
+    form.reset(next, { keepDefaultValues: true });
+    // The field is the user's: the URL follows what it holds.
+    if (keptTyping) void commitRef.current();
   }, [urlValues, form]);
 
-  // form → URL, debounced; only values the contract accepts leave the form (the errors show otherwise).
-  const commit = form.handleSubmit(() => {
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const commit = useCallback(async () => {
+    clearTimeout(timer.current);
+    const valid = await form.trigger();
+    if (!valid) return;
     const values = form.getValues();
-    if (sameValues(values, committed.current)) return;
-    committed.current = { ...values };
-    onCommit(values);
-  });
-  const watched = useWatch({ control: form.control }) as V;
-  const debounced = useDebouncedValue(watched);
-  useEffect(() => {
-    if (!sameValues(debounced, committed.current)) void commit();
-  }, [debounced]);
+    if (sameValues(values, lastWrite())) return;
+    writes.current = [...writes.current.slice(-9), { ...values }];
+    onCommitRef.current(values);
+  }, [form]);
+  const commitRef = useRef(commit);
+  commitRef.current = commit;
 
-  return { form, commit };
+  // Every change restarts the typing pause; the pause ends in a commit.
+  useEffect(() => {
+    const { unsubscribe } = form.watch((_, { type }) => {
+      if (type !== 'change') return; // resets from the URL are not user input
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => void commit(), TYPING_DEBOUNCE_MS);
+    });
+    return () => {
+      unsubscribe();
+      clearTimeout(timer.current);
+    };
+  }, [form, commit]);
+
+  const submit = useCallback(
+    (event?: { preventDefault(): void }) => {
+      event?.preventDefault();
+      void commit();
+    },
+    [commit],
+  );
+
+  // Whether what the fields hold is what the URL (and so the results) reflects, and whether it could be.
+  const watched = useWatch({ control: form.control }) as V;
+  const hasErrors = Object.keys(form.formState.errors).length > 0;
+  const inSync = !hasErrors && sameValues({ ...urlValues, ...watched }, urlValues);
+
+  return { form, commit: submit, commitNow: commit, inSync, hasErrors };
 }

@@ -219,6 +219,16 @@ describe.each(testEngines())('lookup API on the %s store', (engine) => {
       expect(error.message).toMatch(/Bangladesh/);
     });
 
+    it('a place under its other name: district and address accept Chittagong for Chattogram (issue #14)', async () => {
+      const query = { receivingCountry: 'BD', deliveryMode: '4', receivingAgentHeadOfficeCode: 'BRACBD', pageSize: '1' };
+      const expected = branchCsv('BD').filter((b) => b.district === 'Chattogram').length;
+      for (const filter of [{ district: 'Chittagong' }, { district: 'chittagong' }, { district: 'Chattogram' }]) {
+        expect(branchesResponse.parse(await ok('/v1/banks/branches', { ...query, ...filter })).pagination.totalItems).toBe(expected);
+      }
+      const onLine2 = branchCsv('BD').filter((b) => b.address_line2.toLowerCase().includes('barishal')).length;
+      expect(branchesResponse.parse(await ok('/v1/banks/branches', { ...query, address: 'Barisal' })).pagination.totalItems).toBe(onLine2);
+    });
+
     it('wildcards in user text match literally', async () => {
       const india = { receivingCountry: 'IN', deliveryMode: '4', receivingAgentHeadOfficeCode: 'ICICIN', pageSize: '1000' };
       const rows = branchCsv('IN');

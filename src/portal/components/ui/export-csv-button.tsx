@@ -1,30 +1,113 @@
+import { useState } from 'react';
 import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 import DownloadIcon from '@mui/icons-material/Download';
 import { stringify } from 'csv-stringify/browser/esm/sync';
+import { MAX_PAGE_SIZE, toCsvCell, type Page } from '../../../contract';
+import { ProblemAlert } from './problem-alert';
 
 export interface CsvColumn<T> {
   header: string;
   value: (row: T) => string | number | null | undefined;
+  /** A code (routing number, bank code, IFSC): kept as text so a spreadsheet keeps its leading zeros. */
+  code?: boolean;
 }
 
-export function toCsv<T>(rows: T[], columns: CsvColumn<T>[]): string {
-  return stringify([columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => c.value(row) ?? ''))]);
+/** Most rows one download holds: ten pages of the API's largest page, stated next to the button. */
+export const MAX_EXPORT_ROWS = 10_000;
+
+// Excel reads a UTF-8 file without a byte-order mark in the local code page ("Juanacatlán" garbles).
+const BOM = '\uFEFF';
+// A code of letters and digits only, written as the text formula ="010150166": the one form Excel, LibreOffice
+// and Google Sheets all open as text. It cannot carry anything else: other values never get this form.
+const PLAIN_CODE = /^[A-Za-z0-9]+$/;
+
+function cell<T>(column: CsvColumn<T>, row: T): string {
+  const value = column.value(row);
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  if (column.code && PLAIN_CODE.test(text)) return `="${text}"`;
+  return toCsvCell(text);
 }
 
-/** Exports the results on screen as CSV for operations staff. */
-export function ExportCsvButton<T>({ rows, columns, fileName }: { rows: T[]; columns: CsvColumn<T>[]; fileName: string }) {
-  const download = () => {
-    const url = URL.createObjectURL(new Blob([toCsv(rows, columns)], { type: 'text/csv;charset=utf-8' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = fileName;
-    link.click();
-    // The click has started the download; the object URL is not needed after this task.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
+/** CSV text (no BOM) of a header row and the rows; every cell goes through the contract's `toCsvCell`. */
+export function toCsv<T>(rows: T[], columns: CsvColumn<T>[], withHeader = true): string {
+  const records = rows.map((row) => columns.map((column) => cell(column, row)));
+  return stringify(withHeader ? [columns.map((c) => toCsvCell(c.header)), ...records] : records);
+}
+
+/** A file name that says what the file holds: the screen, every filter, and how many rows of how many. */
+export function exportFileName(screen: string, filters: Record<string, string | undefined>, rows: number, total: number): string {
+  const parts = [screen, ...Object.entries(filters).flatMap(([name, value]) => (value ? [`${name}-${value}`] : []))];
+  parts.push(rows < total ? `first-${rows}-of-${total}` : `all-${total}`);
+  return `${parts.join('_').replace(/[^\p{L}\p{N}._-]+/gu, '-')}.csv`;
+}
+
+export interface ExportSource<T> {
+  /** How many rows match (what the screen's count says). */
+  total: number;
+  /** Every matching row, page by page; absent when all rows are already on screen. */
+  fetchPage?: (pageNumber: number, pageSize: number) => Promise<Page<T>>;
+  rows: T[];
+}
+
+function download(parts: string[], fileName: string) {
+  const url = URL.createObjectURL(new Blob([BOM, ...parts], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  // The click has started the download; the object URL is not needed after this task.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** Exports every row that matches (not only the page on screen), up to MAX_EXPORT_ROWS, as a CSV download. */
+export function ExportCsvButton<T>({ source, columns, screen, filters }: { source: ExportSource<T>; columns: CsvColumn<T>[]; screen: string; filters: Record<string, string | undefined> }) {
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const count = Math.min(source.total, MAX_EXPORT_ROWS);
+
+  const run = async () => {
+    setError(null);
+    try {
+      const parts = [toCsv([], columns)];
+      if (!source.fetchPage) parts.push(toCsv(source.rows, columns, false));
+      else {
+        // Page by page, each page turned into CSV text as it arrives, so the whole result is never held twice.
+        let written = 0;
+        for (let pageNumber = 1; written < count; pageNumber++) {
+          setProgress(written);
+          const page = await source.fetchPage(pageNumber, MAX_PAGE_SIZE);
+          const rows = page.data.slice(0, count - written);
+          if (rows.length === 0) break;
+          parts.push(toCsv(rows, columns, false));
+          written += rows.length;
+        }
+      }
+      download(parts, exportFileName(screen, filters, count, source.total));
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setProgress(null);
+    }
   };
+
   return (
-    <Button size="small" variant="outlined" startIcon={<DownloadIcon />} onClick={download} disabled={rows.length === 0}>
-      Export CSV
-    </Button>
+    <Stack spacing={1} sx={{ alignItems: 'flex-end' }}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Typography variant="caption" color="text.secondary" data-testid="export-scope">
+          {progress !== null
+            ? `Exporting ${progress.toLocaleString('en')} of ${count.toLocaleString('en')}…`
+            : source.total > MAX_EXPORT_ROWS
+              ? `Exports the first ${MAX_EXPORT_ROWS.toLocaleString('en')} of ${source.total.toLocaleString('en')} rows (limit ${MAX_EXPORT_ROWS.toLocaleString('en')})`
+              : `Exports all ${source.total.toLocaleString('en')} ${source.total === 1 ? 'row' : 'rows'}`}
+        </Typography>
+        <Button size="small" variant="outlined" startIcon={<DownloadIcon />} onClick={() => void run()} disabled={source.total === 0 || progress !== null}>
+          Export CSV
+        </Button>
+      </Stack>
+      {error !== null && <ProblemAlert error={error} onRetry={() => void run()} />}
+    </Stack>
   );
 }

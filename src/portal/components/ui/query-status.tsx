@@ -1,13 +1,16 @@
 import type { ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import { ProblemAlert } from './problem-alert';
 
 /**
- * The loading, error and empty states every result list shares. While a new page loads the previous one
- * stays on screen (keepPreviousData) under a thin progress bar, so nothing flickers.
+ * The loading, error and empty states every result list shares, and the rule that results on screen belong
+ * to the fields on screen (issue #14): while a field holds something the results do not reflect yet (typing,
+ * or the answer for new filters not here), the previous results are dimmed, taken out of reach (no copy
+ * button, no export) and labelled as previous; while a field is invalid they are hidden.
  */
 export function QueryStatus({
   isPending,
@@ -16,6 +19,8 @@ export function QueryStatus({
   isEmpty,
   empty,
   onRetry,
+  stale = false,
+  invalid = false,
   children,
 }: {
   isPending: boolean;
@@ -24,8 +29,18 @@ export function QueryStatus({
   isEmpty: boolean;
   empty: ReactNode;
   onRetry: () => void;
+  /** The results are those of other inputs than the fields show. */
+  stale?: boolean;
+  /** A field is invalid: no results can belong to it. */
+  invalid?: boolean;
   children: ReactNode;
 }) {
+  if (invalid)
+    return (
+      <Alert severity="warning" role="status" data-testid="results-hidden">
+        Results are hidden until the highlighted field is corrected.
+      </Alert>
+    );
   if (error) return <ProblemAlert error={error} onRetry={onRetry} />;
   if (isPending)
     return (
@@ -37,14 +52,25 @@ export function QueryStatus({
       </Stack>
     );
   return (
-    <div aria-busy={isFetching}>
-      <LinearProgress aria-label="Updating results" sx={{ visibility: isFetching ? 'visible' : 'hidden' }} />
-      {isEmpty ? (
-        <Alert severity="info" role="status">
-          {empty}
+    <div aria-busy={isFetching || stale}>
+      <LinearProgress aria-label="Updating results" sx={{ visibility: isFetching || stale ? 'visible' : 'hidden' }} />
+      {stale && (
+        <Alert severity="info" role="status" data-testid="results-stale" sx={{ my: 1 }}>
+          Updating: the results below are for the previous filters.
         </Alert>
+      )}
+      {isEmpty && !stale ? (
+        typeof empty === 'string' ? (
+          <Alert severity="info" role="status" data-testid="results-empty">
+            {empty}
+          </Alert>
+        ) : (
+          empty
+        )
       ) : (
-        children
+        <Box data-stale={stale || undefined} inert={stale} aria-hidden={stale || undefined} sx={stale ? { opacity: 0.35, pointerEvents: 'none' } : undefined}>
+          {isEmpty ? null : children}
+        </Box>
       )}
     </div>
   );

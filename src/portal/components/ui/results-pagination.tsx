@@ -1,5 +1,8 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
 import TablePagination from '@mui/material/TablePagination';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Pagination } from '../../../contract';
+import { useIsPhone } from './results-view';
 
 /** Page sizes a teller can pick, up to the API's maximum (spec §8: 1 to 1000). */
 export const PAGE_SIZES = [10, 25, DEFAULT_PAGE_SIZE, 100, 250, 500, MAX_PAGE_SIZE];
@@ -11,6 +14,7 @@ export function ResultsPagination({
   pagination: Pagination;
   onChange: (change: { pageNumber?: number; pageSize?: number }) => void;
 }) {
+  const isPhone = useIsPhone();
   return (
     <TablePagination
       component="div"
@@ -23,6 +27,30 @@ export function ResultsPagination({
       labelRowsPerPage="Per page"
       showFirstButton
       showLastButton
+      // On a phone the toolbar wraps instead of pushing the last-page button off the screen.
+      sx={isPhone ? { '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', px: 0 }, '& .MuiTablePagination-actions': { ml: 0 } } : undefined}
     />
   );
 }
+
+/** A page number past the last page: says so, and offers the way back (issue #14). */
+export function PastLastPage({ pagination, onChange }: { pagination: Pagination; onChange: (change: { pageNumber: number }) => void }) {
+  return (
+    <Alert
+      severity="info"
+      role="status"
+      data-testid="results-empty"
+      action={
+        <Button color="inherit" size="small" onClick={() => onChange({ pageNumber: 1 })}>
+          Go to page 1
+        </Button>
+      }
+    >
+      Page {pagination.pageNumber.toLocaleString('en')} is past the end: {pagination.totalItems.toLocaleString('en')} results fill{' '}
+      {pagination.totalPages.toLocaleString('en')} {pagination.totalPages === 1 ? 'page' : 'pages'} of {pagination.pageSize}.
+    </Alert>
+  );
+}
+
+/** True when the answer is empty only because the page number is past the last page. */
+export const isPastLastPage = (pagination: Pagination | undefined) => Boolean(pagination && pagination.totalItems > 0 && pagination.pageNumber > pagination.totalPages);

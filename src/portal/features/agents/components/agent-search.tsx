@@ -1,35 +1,34 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import { ACCOUNT_TRANSFER_TO_OTHER_BANK, agentsQuery, type Agent } from '../../../../contract';
+import { ACCOUNT_TRANSFER_TO_OTHER_BANK, agentsQuery, withPlaceAliases, type Agent } from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
 import { ResultsHeader } from '../../../components/ui/results-header';
 import { QueryStatus } from '../../../components/ui/query-status';
-import { ResultsPagination } from '../../../components/ui/results-pagination';
-import { presentValues, useScreenParams } from '../../../lib/url-state';
+import { PastLastPage, ResultsPagination, isPastLastPage } from '../../../components/ui/results-pagination';
+import { ResultsView, type ResultColumn } from '../../../components/ui/results-view';
+import { presentValues, useOtherParams, useScreenParams } from '../../../lib/url-state';
 import { useUrlForm } from '../../../lib/use-url-form';
-import { useAgents } from '../api/get-agents';
+import { agentsQueryOptions, getAgents, useAgents } from '../api/get-agents';
 import { useStates } from '../api/get-states';
 
 const FILTERS = ['state', 'search', 'pageNumber', 'pageSize'] as const;
 const filterSchema = agentsQuery.pick({ state: true, search: true });
 
 const CSV_COLUMNS: CsvColumn<Agent>[] = [
-  { header: 'Agent code', value: (a) => a.agentCode },
+  { header: 'Agent code', value: (a) => a.agentCode, code: true },
   { header: 'Agent name', value: (a) => a.agentName },
-  { header: 'Head office code', value: (a) => a.receivingAgentHeadOfficeCode },
+  { header: 'Head office code', value: (a) => a.receivingAgentHeadOfficeCode, code: true },
   { header: 'Head office name', value: (a) => a.headOfficeName },
+  { header: 'Bank code', value: (a) => a.bankCode, code: true },
+  { header: 'Bank name', value: (a) => a.bankName },
   { header: 'Address line 1', value: (a) => a.addressLine1 },
   { header: 'Address line 2', value: (a) => a.addressLine2 },
   { header: 'City', value: (a) => a.city },
@@ -38,18 +37,112 @@ const CSV_COLUMNS: CsvColumn<Agent>[] = [
   { header: 'Payout type', value: (a) => a.payoutType },
 ];
 
+/** A link into the branch finder with some of its fields filled in. */
+function finderLink(base: string, fields: Record<string, string | null | undefined>): string {
+  const [path, query = ''] = base.split('?');
+  const params = new URLSearchParams(query);
+  for (const [name, value] of Object.entries(fields)) if (value) params.set(name, value);
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** "[Bank Name], [Branch Name]" (spec §4.1 for mode 04) split into the branch finder's bank and branch fields. */
+function bankAndBranch(search: string): { bankName?: string; branchLocation?: string } {
+  const [bank, ...rest] = search.split(',');
+  const branch = rest.join(',').trim();
+  return { bankName: bank.trim() || undefined, branchLocation: branch || undefined };
+}
+
 /** Get Agent List (spec §4.1): state filter, case-sensitive search, paged results. */
 export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }: { receivingCountry: string; deliveryMode: string; branchFinderHref: string }) {
   const { values, update } = useScreenParams(FILTERS);
-  const { form, commit } = useUrlForm({
+  const queryClient = useQueryClient();
+  const others = useOtherParams(FILTERS);
+  const { form, commit, commitNow, inSync, hasErrors } = useUrlForm({
     schema: filterSchema,
     urlValues: { state: values.state, search: values.search },
-    onCommit: (filters) => update(filters),
+    onCommit: (filters) => {
+      // The request leaves now, not after the screen has rendered the new URL (~200 ms later on a busy PC).
+      void queryClient.prefetchQuery(agentsQueryOptions({ ...others, receivingCountry, deliveryMode, ...presentValues({ ...values, ...filters, pageNumber: '' }) }));
+      update(filters, { flushSync: true });
+    },
   });
   const states = useStates({ receivingCountry }, true);
-  const agents = useAgents({ receivingCountry, deliveryMode, ...presentValues(values) }, true);
+  const params = { ...others, receivingCountry, deliveryMode, ...presentValues(values) };
+  const agents = useAgents(params, true);
   const isAccountTransfer = Number(deliveryMode) === ACCOUNT_TRANSFER_TO_OTHER_BANK;
   const errors = form.formState.errors;
+  const stateName = (code: string) => {
+    const found = states.data?.data.find((s) => s.code === code);
+    return found ? withPlaceAliases(receivingCountry, found.name) : code;
+  };
+  const pagination = agents.data?.pagination;
+
+  const columns: ResultColumn<Agent>[] = [
+    { header: 'Agent code', cell: (agent) => <CopyableCode value={agent.agentCode} label={isAccountTransfer ? 'routing number' : 'agent code'} /> },
+    { header: 'Agent', cell: (agent) => agent.agentName },
+    ...(isAccountTransfer
+      ? [
+          {
+            header: 'Bank',
+            cell: (agent: Agent) => (
+              <>
+                {agent.bankName}
+                <br />
+                <CopyableCode value={agent.bankCode} label="bank code" />
+              </>
+            ),
+          },
+        ]
+      : []),
+    {
+      header: 'Head office',
+      cell: (agent) => (
+        <>
+          {agent.headOfficeName}
+          <br />
+          <CopyableCode value={agent.receivingAgentHeadOfficeCode} label="head office code" />
+          {isAccountTransfer && (
+            <>
+              <br />
+              <Link
+                component={RouterLink}
+                to={finderLink(branchFinderHref, { receivingAgentHeadOfficeCode: agent.receivingAgentHeadOfficeCode, bankCode: agent.routingNumber ?? agent.agentCode })}
+              >
+                This branch in the branch finder
+              </Link>
+            </>
+          )}
+        </>
+      ),
+    },
+    {
+      header: 'Address',
+      cell: (agent) => (
+        <>
+          {agent.addressLine1}
+          {agent.addressLine2 && <br />}
+          {agent.addressLine2}
+        </>
+      ),
+    },
+    { header: 'State', cell: (agent) => (agent.state ? stateName(agent.state) : agent.stateName) },
+    { header: 'Phone', cell: (agent) => <span style={{ whiteSpace: 'nowrap' }}>{agent.phoneNumber}</span> },
+    { header: 'Payout type', cell: (agent) => agent.payoutType },
+  ];
+
+  // Each empty answer names its actual cause.
+  const emptyMessage = () => {
+    const where = values.state ? ` in ${stateName(values.state)}` : '';
+    if (!values.search) return `No agents${where} for delivery mode ${deliveryMode} in ${receivingCountry}.${values.state ? ' Choose "All states" to see the others.' : ''}`;
+    const caseHint = /\p{L}/u.test(values.search) ? ` The search is case-sensitive: check upper and lower case ("Oxxo" does not find "OXXO").` : '';
+    return `No agents${where} match "${values.search}".${caseHint}${values.state ? ' Or choose "All states".' : ''}`;
+  };
+  // The finder opens on the typed bank and branch, under the head office the answer named.
+  const pointerHref = finderLink(branchFinderHref, {
+    ...bankAndBranch(values.search),
+    receivingAgentHeadOfficeCode: agents.data?.data[0]?.receivingAgentHeadOfficeCode,
+  });
 
   return (
     <Stack spacing={2}>
@@ -58,7 +151,7 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
           severity="info"
           data-testid="branch-finder-pointer"
           action={
-            <Button component={RouterLink} to={branchFinderHref} color="inherit" size="small">
+            <Button component={RouterLink} to={pointerHref} color="inherit" size="small">
               Open branch finder
             </Button>
           }
@@ -74,6 +167,10 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
           render={({ field }) => (
             <TextField
               {...field}
+              onChange={(event) => {
+                field.onChange(event);
+                void commitNow(); // a choice is complete: no typing pause to wait for
+              }}
               select
               size="small"
               label="State"
@@ -84,7 +181,7 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
               <MenuItem value="">All states</MenuItem>
               {(states.data?.data ?? []).map((state) => (
                 <MenuItem key={state.code} value={state.code}>
-                  {state.name} ({state.code})
+                  {withPlaceAliases(receivingCountry, state.name)} ({state.code})
                 </MenuItem>
               ))}
               {/* A state from a shared link that is not in the list still shows, so the API can say why. */}
@@ -114,50 +211,21 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
         isFetching={agents.isFetching}
         error={agents.error}
         isEmpty={agents.data?.data.length === 0}
-        empty="No agents match. The search is case-sensitive: check upper and lower case, or clear the state filter."
+        empty={isPastLastPage(pagination) ? <PastLastPage pagination={pagination!} onChange={update} /> : emptyMessage()}
         onRetry={() => void agents.refetch()}
+        stale={!inSync || agents.isPlaceholderData}
+        invalid={hasErrors}
       >
         {agents.data && (
           <>
-            <ResultsHeader total={agents.data.pagination.totalItems} noun="agents" rows={agents.data.data} columns={CSV_COLUMNS} fileName={`agents-${receivingCountry}-${deliveryMode}.csv`} />
-            <TableContainer sx={{ overflowX: 'auto' }}>
-              <Table size="small" aria-label="Agents">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Agent code</TableCell>
-                    <TableCell>Agent</TableCell>
-                    <TableCell>Head office</TableCell>
-                    <TableCell>Address</TableCell>
-                    <TableCell>State</TableCell>
-                    <TableCell>Phone</TableCell>
-                    <TableCell>Payout type</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {agents.data.data.map((agent) => (
-                    <TableRow key={agent.agentCode} hover>
-                      <TableCell>
-                        <CopyableCode value={agent.agentCode} label="agent code" />
-                      </TableCell>
-                      <TableCell>{agent.agentName}</TableCell>
-                      <TableCell>
-                        {agent.headOfficeName}
-                        <br />
-                        <CopyableCode value={agent.receivingAgentHeadOfficeCode} label="head office code" />
-                      </TableCell>
-                      <TableCell>
-                        {agent.addressLine1}
-                        {agent.addressLine2 && <br />}
-                        {agent.addressLine2}
-                      </TableCell>
-                      <TableCell>{agent.stateName ?? agent.state}</TableCell>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{agent.phoneNumber}</TableCell>
-                      <TableCell>{agent.payoutType}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
+            <ResultsHeader
+              noun={{ one: 'agent', other: 'agents' }}
+              source={{ total: agents.data.pagination.totalItems, rows: agents.data.data, fetchPage: (pageNumber, pageSize) => getAgents({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }) }}
+              columns={CSV_COLUMNS}
+              screen="agents"
+              filters={{ receivingCountry, deliveryMode, state: values.state, search: values.search }}
+            />
+            <ResultsView label="Agents" rows={agents.data.data} columns={columns} rowKey={(agent) => `${agent.receivingAgentHeadOfficeCode}:${agent.agentCode}`} />
             <ResultsPagination pagination={agents.data.pagination} onChange={(change) => update(change)} />
           </>
         )}

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { BranchesResponse, branchesQuery } from '../../../../contract';
 import { apiGet } from '../../../lib/api-client';
@@ -24,4 +24,22 @@ export function useBranches(params: BranchesParams, enabled: boolean) {
     branchesQueryOptions({ ...params, pageNumber: String(pageNumber) }),
   );
   return query;
+}
+
+/**
+ * For an empty answer to a bank code: which of the other head offices do pay into that bank or branch
+ * (one row each is enough to know). Runs only when asked, one small request per head office.
+ */
+export function useHeadOfficesPayingInto(params: Omit<BranchesParams, 'receivingAgentHeadOfficeCode'>, headOfficeCodes: string[], enabled: boolean) {
+  return useQueries({
+    queries: headOfficeCodes.map((code) => ({
+      ...branchesQueryOptions({ ...params, receivingAgentHeadOfficeCode: code, pageNumber: '1', pageSize: '1' }),
+      placeholderData: undefined,
+      enabled,
+    })),
+    combine: (results) => ({
+      isPending: results.some((r) => r.isPending),
+      codes: headOfficeCodes.filter((_, i) => (results[i].data?.pagination.totalItems ?? 0) > 0),
+    }),
+  });
 }

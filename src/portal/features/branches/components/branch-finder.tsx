@@ -1,24 +1,22 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import Box from '@mui/material/Box';
-import { DISTRICT_COUNTRY, branchesQuery, type BankBranch } from '../../../../contract';
+import { DISTRICT_COUNTRY, bankCodeProblem, branchesQuery, withPlaceAliases, type BankBranch } from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
 import { ResultsHeader } from '../../../components/ui/results-header';
 import { QueryStatus } from '../../../components/ui/query-status';
-import { ResultsPagination } from '../../../components/ui/results-pagination';
-import { presentValues, useScreenParams } from '../../../lib/url-state';
+import { PastLastPage, ResultsPagination, isPastLastPage } from '../../../components/ui/results-pagination';
+import { ResultsView, useIsPhone, type ResultColumn } from '../../../components/ui/results-view';
+import { presentValues, useOtherParams, useScreenParams } from '../../../lib/url-state';
 import { useUrlForm } from '../../../lib/use-url-form';
-import { useBranches } from '../api/get-branches';
+import { branchesQueryOptions, getBranches, useBranches, useHeadOfficesPayingInto } from '../api/get-branches';
 
 export interface HeadOffice {
   code: string;
@@ -32,29 +30,37 @@ const schemaFor = (receivingCountry: string) =>
   receivingCountry === DISTRICT_COUNTRY ? branchesQuery.pick({ ...FIELDS, district: true }) : branchesQuery.pick(FIELDS);
 
 const TEXT_FIELDS = [
-  { name: 'bankName', label: 'Bank name', hint: 'Contains, any case' },
-  { name: 'bankCode', label: 'Bank code / routing number', hint: 'Bank code, IFSC or routing number' },
-  { name: 'branchLocation', label: 'Branch location', hint: 'Address line 1, contains' },
-  { name: 'address', label: 'Address', hint: 'Address line 2, contains' },
+  { name: 'bankName', label: 'Bank name', hint: 'Contains, any case', phone: true },
+  { name: 'bankCode', label: 'Bank code / routing number', hint: 'Bank code, IFSC or routing number', phone: true },
+  { name: 'branchLocation', label: 'Branch location', hint: 'Address line 1, contains', phone: false },
+  { name: 'address', label: 'Address', hint: 'Address line 2, contains', phone: false },
 ] as const;
 
+// Codes are pasted from cheques and spreadsheets with spaces or tabs around (or inside) them; a code never holds one.
+const withoutSpaces = (value: string) => value.replace(/\s+/g, '');
+
 const CSV_COLUMNS: CsvColumn<BankBranch>[] = [
-  { header: 'Bank code', value: (b) => b.bankCode },
+  { header: 'Bank code', value: (b) => b.bankCode, code: true },
   { header: 'Bank name', value: (b) => b.bankName },
-  { header: 'Routing number', value: (b) => b.routingNumber },
+  { header: 'Routing number', value: (b) => b.routingNumber, code: true },
   { header: 'Branch', value: (b) => b.branchName },
   { header: 'Branch location', value: (b) => b.branchLocation },
   { header: 'Address', value: (b) => b.address },
   { header: 'District', value: (b) => b.district },
   { header: 'State', value: (b) => b.stateName },
-  { header: 'Head office code', value: (b) => b.receivingAgentHeadOfficeCode },
+  { header: 'Head office code', value: (b) => b.receivingAgentHeadOfficeCode, code: true },
 ];
+
+const LABELS: Record<string, string> = { bankName: 'bank name', branchLocation: 'branch location', address: 'address', district: 'district' };
 
 /** Get Bank Branches (spec §4.3) for delivery mode 04: head office, bank and address filters, paged. */
 export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { receivingCountry: string; deliveryMode: string; headOffices: HeadOffice[] }) {
   const { values, update } = useScreenParams(FILTERS);
+  const queryClient = useQueryClient();
+  const others = useOtherParams(FILTERS);
   const isBangladesh = receivingCountry === DISTRICT_COUNTRY;
-  const { form, commit } = useUrlForm({
+  const isPhone = useIsPhone();
+  const { form, commit, commitNow, inSync, hasErrors } = useUrlForm({
     schema: schemaFor(receivingCountry),
     urlValues: {
       receivingAgentHeadOfficeCode: values.receivingAgentHeadOfficeCode,
@@ -64,7 +70,12 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
       address: values.address,
       ...(isBangladesh ? { district: values.district } : {}),
     },
-    onCommit: (filters) => update(filters),
+    onCommit: (filters) => {
+      // The request leaves now, not after the screen has rendered the new URL (~200 ms later on a busy PC).
+      const next = { ...others, receivingCountry, deliveryMode, ...presentValues({ ...values, ...filters, pageNumber: '' }) };
+      if (next.receivingAgentHeadOfficeCode) void queryClient.prefetchQuery(branchesQueryOptions({ ...next, receivingAgentHeadOfficeCode: next.receivingAgentHeadOfficeCode }));
+      update(filters, { flushSync: true });
+    },
   });
   const headOffice = values.receivingAgentHeadOfficeCode;
   // The API needs a head office; the first of the country's mode-04 networks is the natural start.
@@ -72,8 +83,76 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
     if (!headOffice && headOffices[0]) update({ receivingAgentHeadOfficeCode: headOffices[0].code }, { replace: true });
   }, [headOffice, headOffices, update]);
 
-  const branches = useBranches({ receivingCountry, deliveryMode, ...presentValues(values), receivingAgentHeadOfficeCode: headOffice }, Boolean(headOffice));
+  const params = { ...others, receivingCountry, deliveryMode, ...presentValues(values), receivingAgentHeadOfficeCode: headOffice };
+  const branches = useBranches(params, Boolean(headOffice));
   const errors = form.formState.errors as Partial<Record<string, { message?: string }>>;
+  const chosenOffice = headOffices.find((o) => o.code === headOffice);
+  const pagination = branches.data?.pagination;
+  const isEmpty = !headOffice || branches.data?.data.length === 0;
+  const codeProblem = values.bankCode ? bankCodeProblem(receivingCountry, values.bankCode) : undefined;
+  // An empty answer to a well-formed code: ask the other head offices whether they pay into it.
+  const askOthers = Boolean(isEmpty && chosenOffice && values.bankCode && !codeProblem && !branches.isPlaceholderData && !isPastLastPage(pagination));
+  const payingOffices = useHeadOfficesPayingInto(
+    { receivingCountry, deliveryMode, bankCode: values.bankCode },
+    headOffices.filter((o) => o.code !== headOffice).map((o) => o.code),
+    askOthers,
+  );
+
+  // On a phone the less used fields fold away, so the results start near the top; any of them in use stays open.
+  const [moreOpen, setMoreOpen] = useState(false);
+  const foldedInUse = Boolean(values.branchLocation || values.address || values.district);
+  const showFolded = !isPhone || moreOpen || foldedInUse;
+
+  const columns: ResultColumn<BankBranch>[] = [
+    {
+      header: 'Bank',
+      cell: (branch) => (
+        <>
+          {branch.bankName}
+          <br />
+          <CopyableCode value={branch.bankCode} label="bank code" />
+        </>
+      ),
+    },
+    { header: 'Routing number', cell: (branch) => <CopyableCode value={branch.routingNumber} label="routing number" /> },
+    { header: 'Branch', cell: (branch) => branch.branchName },
+    { header: 'Branch location', cell: (branch) => branch.branchLocation },
+    { header: 'Address', cell: (branch) => branch.address },
+    ...(isBangladesh ? [{ header: 'District', cell: (branch: BankBranch) => branch.district }] : []),
+  ];
+
+  // Each empty answer names its actual cause (issue #14).
+  const empty = () => {
+    if (!headOffice) return 'Choose a head office.';
+    if (pagination && isPastLastPage(pagination)) return <PastLastPage pagination={pagination} onChange={update} />;
+    if (!chosenOffice) return `Head office ${headOffice} is not one of the mode-04 payout networks of ${receivingCountry}: choose one from the list.`;
+    const office = `${chosenOffice.name} (${chosenOffice.code})`;
+    if (codeProblem) return `No branches: ${codeProblem}`;
+    const filters = (['bankName', 'branchLocation', 'address', 'district'] as const)
+      .filter((name) => values[name])
+      .map((name) => `${LABELS[name]} "${name === 'district' || name === 'address' ? withPlaceAliases(receivingCountry, values[name]) : values[name]}"`);
+    if (values.bankCode) {
+      if (payingOffices.isPending) return `No branch with code ${values.bankCode} under ${office}; checking the other head offices…`;
+      const paying = headOffices.filter((o) => payingOffices.codes.includes(o.code));
+      if (paying.length === 0)
+        return `No branch of ${receivingCountry} with the code ${values.bankCode}${filters.length ? ` and ${filters.join(', ')}` : ''} under any head office.`;
+      return (
+        <Alert severity="info" role="status" data-testid="results-empty">
+          {`${office} does not pay into ${values.bankCode}${filters.length ? ` with ${filters.join(', ')}` : ''}: a bank code must belong to the chosen head office. Head offices that do: `}
+          {paying.map((o, i) => (
+            <span key={o.code}>
+              {i > 0 && ', '}
+              <Button size="small" onClick={() => update({ receivingAgentHeadOfficeCode: o.code })} sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline' }}>
+                {o.name} ({o.code})
+              </Button>
+            </span>
+          ))}
+          .
+        </Alert>
+      );
+    }
+    return filters.length ? `No branches of ${office} match ${filters.join(', ')}.` : `${office} has no branches listed.`;
+  };
 
   return (
     <Stack spacing={2}>
@@ -91,6 +170,10 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
           render={({ field }) => (
             <TextField
               {...field}
+              onChange={(event) => {
+                field.onChange(event);
+                void commitNow(); // a choice is complete: no typing pause to wait for
+              }}
               select
               size="small"
               label="Head office"
@@ -106,24 +189,29 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
             </TextField>
           )}
         />
-        {TEXT_FIELDS.map(({ name, label, hint }) => (
+        {TEXT_FIELDS.filter((f) => f.phone || showFolded).map(({ name, label, hint }) => (
           <TextField
             key={name}
-            {...form.register(name)}
+            {...form.register(name, name === 'bankCode' ? { setValueAs: (value: string) => withoutSpaces(value ?? '') } : undefined)}
             size="small"
             label={label}
             error={Boolean(errors[name])}
             helperText={errors[name] ? `${label} ${errors[name]?.message}` : hint}
           />
         ))}
-        {isBangladesh && (
+        {isBangladesh && showFolded && (
           <TextField
             {...form.register('district')}
             size="small"
             label="District"
             error={Boolean(errors.district)}
-            helperText={errors.district ? `District ${errors.district.message}` : 'Bangladesh only, contains'}
+            helperText={errors.district ? `District ${errors.district.message}` : 'Bangladesh only, contains; old or new name (Chittagong or Chattogram)'}
           />
+        )}
+        {isPhone && !foldedInUse && (
+          <Button size="small" onClick={() => setMoreOpen((open) => !open)} aria-expanded={showFolded} sx={{ justifySelf: 'start' }}>
+            {showFolded ? 'Fewer filters' : `More filters (branch location, address${isBangladesh ? ', district' : ''})`}
+          </Button>
         )}
         {/* Enter in a field submits at once instead of waiting for the typing pause. */}
         <button type="submit" hidden />
@@ -132,49 +220,26 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
         isPending={branches.isPending && Boolean(headOffice)}
         isFetching={branches.isFetching}
         error={branches.error}
-        isEmpty={!headOffice || branches.data?.data.length === 0}
-        empty={
-          headOffice
-            ? `No branches match. A bank code must belong to the chosen head office (${headOffice}); a bank code of another head office gives an empty result.`
-            : 'Choose a head office.'
-        }
+        isEmpty={isEmpty}
+        empty={empty()}
         onRetry={() => void branches.refetch()}
+        stale={!inSync || branches.isPlaceholderData}
+        invalid={hasErrors}
       >
         {branches.data && (
           <>
-            <ResultsHeader total={branches.data.pagination.totalItems} noun="branches" rows={branches.data.data} columns={CSV_COLUMNS} fileName={`branches-${receivingCountry}-${headOffice}.csv`} />
-            <TableContainer sx={{ overflowX: 'auto' }}>
-              <Table size="small" aria-label="Bank branches">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Bank</TableCell>
-                    <TableCell>Routing number</TableCell>
-                    <TableCell>Branch</TableCell>
-                    <TableCell>Branch location</TableCell>
-                    <TableCell>Address</TableCell>
-                    {isBangladesh && <TableCell>District</TableCell>}
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {branches.data.data.map((branch) => (
-                    <TableRow key={`${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`} hover>
-                      <TableCell>
-                        {branch.bankName}
-                        <br />
-                        <CopyableCode value={branch.bankCode} label="bank code" />
-                      </TableCell>
-                      <TableCell>
-                        <CopyableCode value={branch.routingNumber} label="routing number" />
-                      </TableCell>
-                      <TableCell>{branch.branchName}</TableCell>
-                      <TableCell>{branch.branchLocation}</TableCell>
-                      <TableCell>{branch.address}</TableCell>
-                      {isBangladesh && <TableCell>{branch.district}</TableCell>}
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
+            <ResultsHeader
+              noun={{ one: 'branch', other: 'branches' }}
+              source={{
+                total: branches.data.pagination.totalItems,
+                rows: branches.data.data,
+                fetchPage: (pageNumber, pageSize) => getBranches({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }),
+              }}
+              columns={CSV_COLUMNS}
+              screen="branches"
+              filters={{ receivingCountry, receivingAgentHeadOfficeCode: headOffice, bankName: values.bankName, bankCode: values.bankCode, branchLocation: values.branchLocation, address: values.address, district: values.district }}
+            />
+            <ResultsView label="Bank branches" rows={branches.data.data} columns={columns} rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`} />
             <ResultsPagination pagination={branches.data.pagination} onChange={(change) => update(change)} />
           </>
         )}

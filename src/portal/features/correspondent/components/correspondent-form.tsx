@@ -1,9 +1,11 @@
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { lookupHeaders } from '../../../../contract';
+import { ApiError, apiGet } from '../../../lib/api-client';
 import { saveCorrespondentId } from '../../../lib/correspondent-id';
 
 // The form checks the id with the contract's own header schema (spec §5: two upper-case letters, then four
@@ -11,33 +13,61 @@ import { saveCorrespondentId } from '../../../lib/correspondent-id';
 const correspondentSchema = lookupHeaders.pick({ 'x-fapi-financial-id': true });
 type CorrespondentValues = { 'x-fapi-financial-id': string };
 
+/**
+ * Asks the service whether it serves this id (issue #14): a lookup sent with it as x-fapi-financial-id. With
+ * a correspondent registry configured an unknown id gets 403; without one every well-formed id is served.
+ */
+async function serviceRefusal(id: string): Promise<string | undefined> {
+  try {
+    await apiGet('/v1/receiving-countries', { financialId: id });
+    return undefined;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403)
+      return `The service does not know the id ${id}: check it with operations (correlation id ${error.correlationId}).`;
+    if (error instanceof ApiError) return `The id could not be checked: ${error.message} Try again.`;
+    throw error;
+  }
+}
+
 export function CorrespondentForm({ current, onSaved, submitLabel = 'Sign in' }: { current?: string | null; onSaved?: () => void; submitLabel?: string }) {
-  const { register, handleSubmit, formState } = useForm<CorrespondentValues>({
+  const { register, handleSubmit, formState, setError } = useForm<CorrespondentValues>({
     resolver: zodResolver(correspondentSchema),
     defaultValues: { 'x-fapi-financial-id': current ?? '' },
   });
+  const [checking, setChecking] = useState(false);
   const error = formState.errors['x-fapi-financial-id'];
   return (
     <Stack
       component="form"
       noValidate
       spacing={2}
-      onSubmit={handleSubmit((values) => {
-        saveCorrespondentId(values['x-fapi-financial-id']);
+      onSubmit={handleSubmit(async (values) => {
+        const id = values['x-fapi-financial-id'];
+        setChecking(true);
+        const refusal = await serviceRefusal(id).finally(() => setChecking(false));
+        if (refusal) return setError('x-fapi-financial-id', { type: 'service', message: refusal });
+        saveCorrespondentId(id);
         onSaved?.();
       })}
     >
       <TextField
-        {...register('x-fapi-financial-id', { setValueAs: (value: string) => value.trim() })}
+        // Ids are issued in upper case; "ab12cd" typed on a phone keyboard is the same id.
+        {...register('x-fapi-financial-id', { setValueAs: (value: string) => value.trim().toUpperCase() })}
         label="Agent correspondent id"
         placeholder="AB12CD"
         autoFocus
         autoComplete="off"
         error={Boolean(error)}
-        helperText={error ? `The id ${error.message}.` : 'Issued by operations: two upper-case letters, then four letters or digits.'}
-        slotProps={{ htmlInput: { maxLength: 6, spellCheck: false, style: { textTransform: 'none', fontFamily: 'monospace' } } }}
+        helperText={
+          error
+            ? error.type === 'service'
+              ? error.message
+              : `The id ${error.message}.`
+            : 'Issued by operations: two letters, then four letters or digits (upper case is applied for you).'
+        }
+        slotProps={{ htmlInput: { maxLength: 6, spellCheck: false, autoCapitalize: 'characters', style: { textTransform: 'uppercase', fontFamily: 'monospace' } } }}
       />
-      <Button type="submit" variant="contained">
+      <Button type="submit" variant="contained" loading={checking}>
         {submitLabel}
       </Button>
     </Stack>

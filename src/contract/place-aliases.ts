@@ -1,0 +1,41 @@
+// Places known under two names (the 2018 official spellings of Bangladesh and the older ones still found in
+// branch names, the state catalog and tellers' habits). One table per receiving country, imported by the
+// server (district and address filters accept either name) and by the portal (lists and hints show both).
+// The first name of each entry is the one the served data uses in `district` and Address Line 2.
+
+export const PLACE_ALIASES: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  BD: [
+    ['Chattogram', 'Chittagong'],
+    ['Barishal', 'Barisal'],
+    ['Jashore', 'Jessore'],
+    ['Cumilla', 'Comilla'],
+    ['Bogura', 'Bogra'],
+  ],
+};
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The other names of a place of the country ([] when it has none). */
+export function otherPlaceNames(receivingCountry: string, name: string): string[] {
+  const entry = (PLACE_ALIASES[receivingCountry] ?? []).find((names) => names.some((n) => n.toLowerCase() === name.trim().toLowerCase()));
+  return entry ? entry.filter((n) => n.toLowerCase() !== name.trim().toLowerCase()) : [];
+}
+
+/** Text with every other name of a place replaced by the name the served data uses (whole words, any case). */
+export function toDataPlaceName(receivingCountry: string, text: string): string {
+  let result = text;
+  for (const [dataName, ...others] of PLACE_ALIASES[receivingCountry] ?? []) {
+    for (const other of others) result = result.replace(new RegExp(`\\b${escape(other)}\\b`, 'gi'), dataName);
+  }
+  return result;
+}
+
+/** A label naming a place under all its names: "Chittagong Division (Chattogram)". */
+export function withPlaceAliases(receivingCountry: string, label: string): string {
+  const also = new Set<string>();
+  for (const names of PLACE_ALIASES[receivingCountry] ?? []) {
+    const present = names.find((n) => new RegExp(`\\b${escape(n)}\\b`, 'i').test(label));
+    if (present) for (const n of names) if (n !== present && !new RegExp(`\\b${escape(n)}\\b`, 'i').test(label)) also.add(n);
+  }
+  return also.size ? `${label} (${[...also].join(', ')})` : label;
+}
