@@ -90,7 +90,10 @@ export class SearchIndex {
     const conditions: BranchConditions = { banks, state: -1, texts: [] };
     if (search.bankCode) {
       const code = search.bankCode;
-      conditions.code = { banks: this.banksWhere(search.receivingCountry, (bank) => bank.code === code), routed: this.rowsWithCode('routing', code) };
+      const routed = this.rowsWithCode('routing', code);
+      // A bank code that is no routing number narrows the banks in scope: whole banks, read by position.
+      if (routed.length === 0) for (let b = 0; b < banks.length; b++) banks[b] &= this.data.banks[b].code === code ? 1 : 0;
+      else conditions.code = { banks: this.banksWhere(search.receivingCountry, (bank) => bank.code === code), routed };
     }
     for (const [name, term] of [['addr1Lower', search.branchLocation], ['addr2Lower', search.address], ['districtLower', search.district]] as const) {
       if (term === undefined) continue;
