@@ -46,7 +46,11 @@ test('the built portal has no inline script, so a strict script-src CSP holds', 
     expect(attributes).toMatch(/src="\/assets\/[^"]+\.js"/);
     expect(body.trim()).toBe('');
   }
-  // Deep links get the same page (SPA fallback), API paths do not.
-  expect(await (await request.get('/branches?receivingCountry=BD&deliveryMode=04')).text()).toBe(html);
-  expect((await request.get('/v1/nothing-here')).status()).toBe(404);
+  // Deep links a browser opens (it asks for HTML) get the same page (SPA fallback); API paths, asset paths and
+  // requests that do not ask for HTML do not.
+  const page = { headers: { accept: 'text/html,application/xhtml+xml' } };
+  expect(await (await request.get('/branches?receivingCountry=BD&deliveryMode=04', page)).text()).toBe(html);
+  expect((await request.get('/v1/nothing-here', page)).status()).toBe(404);
+  expect((await request.get('/assets/nothing-here.js.map', page)).status()).toBe(404);
+  expect((await request.get('/branches?receivingCountry=BD&deliveryMode=04', { headers: { accept: 'application/json' } })).status()).toBe(404);
 });
