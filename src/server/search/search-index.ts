@@ -197,12 +197,8 @@ export class SearchIndex {
   }
 
   /** Counts the accepted candidates and returns the rows of ranks offset…offset+limit-1, in answer order. */
-  /**
-   * With `gatherAll`, every accepted row is left in `this.gathered` (ascending, the first `total`) and no page is
-   * returned.
-   */
-  private matches(candidates: Candidates, from: number, to: number, test: RowTest, offset: number, limit: number, gatherAll = false) {
-    if ('ranges' in candidates && !gatherAll) {
+  private matches(candidates: Candidates, from: number, to: number, test: RowTest, offset: number, limit: number) {
+    if ('ranges' in candidates) {
       const rows: number[] = [];
       let total = 0;
       for (const [start, end] of candidates.ranges) {
@@ -226,9 +222,7 @@ export class SearchIndex {
       }
     };
     let sorted = true;
-    if ('ranges' in candidates) {
-      for (const [start, end] of candidates.ranges) for (let row = start; row < end; row++) keep(row);
-    } else if ('rows' in candidates) {
+    if ('rows' in candidates) {
       for (let i = 0; i < candidates.rows.length; i++) keep(candidates.rows[i]);
     } else {
       const { postings, ids } = candidates;
@@ -236,10 +230,6 @@ export class SearchIndex {
         for (let p = postings.offsets[ids[i]], end = postings.offsets[ids[i] + 1]; p < end; p++) keep(postings.rows[p]);
       }
       sorted = ids.length === 1;
-    }
-    if (gatherAll) {
-      if (!sorted) this.gathered.subarray(0, total).sort();
-      return { total, rows: [] };
     }
     return { total, rows: pageOfRanks(this.gathered, total, offset, offset + limit, sorted) };
   }
@@ -284,7 +274,7 @@ export class SearchIndex {
    * Agents of the country's head offices offering the mode, head office by head office (by code), each a
    * contiguous range of rows; search is a case-sensitive contains on head office or agent name: a head office
    * whose name contains it answers with all its agents (in the state, if one is asked), the others with their
-   * agents whose name contains it. The latter are gathered once for all of those head offices.
+   * agents whose name contains it.
    */
   private agentRows(search: AgentSearch, offset: number): { total: number; agents: Agent[] } {
     const offices = this.officesOffering(search.receivingCountry, search.deliveryMode);
@@ -296,50 +286,44 @@ export class SearchIndex {
     const nameIds = term === undefined ? null : this.text.agentName.matching(term);
     const names = this.sets.agentName.reset(nameIds ?? []);
     const byName = this.data.postings.agentName;
-    const filtered = new Map<string, Int32Array>();
-    for (const office of offices) {
-      if (nameIds === null || office.name.includes(term!)) continue;
-      // Its rows whose name matches: from the matched names inside its span of name ids, its state's rows, or
-      // its whole range, whichever is fewest.
-      const inScope = new Uint8Array(this.data.offices.length);
-      inScope[office.index] = 1;
-      const test = new AgentTest(columns.office, inScope, columns.state, state, columns.name, names);
-      const first = lowerBound(nameIds, 0, nameIds.length, office.nameMin);
-      const ids = nameIds.subarray(first, lowerBound(nameIds, first, nameIds.length, office.nameMax + 1));
-      let candidates: Candidates = { ranges: [[office.agentStart, office.agentEnd]] };
-      let cost = office.agentEnd - office.agentStart;
-      const viaNames = postingsRows(byName, ids) * POSTINGS_ROW_COST;
-      if (viaNames < cost) {
-        candidates = { postings: byName, ids };
-        cost = viaNames;
-      }
-      if (state >= 0 && (byState.offsets[state + 1] - byState.offsets[state]) * POSTINGS_ROW_COST < cost) {
-        candidates = { postings: byState, ids: [state] };
-      }
-      const { total } = this.matches(candidates, office.agentStart, office.agentEnd, test, 0, 0, true);
-      filtered.set(office.code, this.gathered.slice(0, total));
-    }
     let total = 0;
     const agents: Agent[] = [];
     for (const office of offices) {
       const { agentStart: start, agentEnd: end } = office;
-      // This office's matching rows: a slice of `named`, of the state's postings, or the whole range.
-      let list: Int32Array | null = null;
-      let from = start;
-      let to = end;
-      const named = filtered.get(office.code);
-      if (named) {
-        list = named;
-        from = 0;
-        to = named.length;
-      } else if (state >= 0) {
-        list = byState.rows;
-        from = lowerBound(list, byState.offsets[state], byState.offsets[state + 1], start);
-        to = lowerBound(list, from, byState.offsets[state + 1], end);
-      }
       const skip = Math.max(0, offset - total);
-      for (let at = from + skip; at < to && agents.length < search.pageSize; at++) agents.push(this.agentRecord(list ? list[at] : at));
-      total += to - from;
+      const wanted = search.pageSize - agents.length;
+      let page: { total: number; rows: number[] };
+      if (nameIds === null || office.name.includes(term!)) {
+        // No name filter: the office's rows, or those in the state (a slice of the state's postings).
+        if (state < 0) page = pageOfRanges([[start, end]], end - start, skip, wanted);
+        else {
+          const list = byState.rows;
+          const from = lowerBound(list, byState.offsets[state], byState.offsets[state + 1], start);
+          const to = lowerBound(list, from, byState.offsets[state + 1], end);
+          page = { total: to - from, rows: Array.from(list.subarray(from + skip, Math.min(to, from + skip + Math.max(0, wanted)))) };
+        }
+      } else {
+        // Its rows whose name matches: from the matched names inside its span of name ids, its state's rows,
+        // or its whole range, whichever is fewest.
+        const inScope = new Uint8Array(this.data.offices.length);
+        inScope[office.index] = 1;
+        const test = new AgentTest(columns.office, inScope, columns.state, state, columns.name, names);
+        const first = lowerBound(nameIds, 0, nameIds.length, office.nameMin);
+        const ids = nameIds.subarray(first, lowerBound(nameIds, first, nameIds.length, office.nameMax + 1));
+        let candidates: Candidates = { ranges: [[start, end]] };
+        let cost = end - start;
+        const viaNames = postingsRows(byName, ids) * POSTINGS_ROW_COST;
+        if (viaNames < cost) {
+          candidates = { postings: byName, ids };
+          cost = viaNames;
+        }
+        if (state >= 0 && (byState.offsets[state + 1] - byState.offsets[state]) * POSTINGS_ROW_COST < cost) {
+          candidates = { postings: byState, ids: [state] };
+        }
+        page = this.matches(candidates, start, end, test, skip, Math.max(0, wanted));
+      }
+      for (const row of page.rows) agents.push(this.agentRecord(row));
+      total += page.total;
     }
     return { total, agents };
   }
