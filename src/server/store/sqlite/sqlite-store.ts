@@ -263,7 +263,8 @@ export class SqliteStore implements LookupStore {
     return this.snapshot(() => ({ version: this.currentVersion(), dataSet: this.readAll() }));
   }
 
-  private readAll(): DataSet {
+  /** Head offices in the order loaded, each with its delivery modes and (in file order) the banks it pays into. */
+  private headOffices(): DataSet['headOffices'] {
     const all = <T>(sql: string) => this.db.prepare(sql).all() as T[];
     const officeModes = new Map<string, number[]>();
     for (const m of all<{ head_office_code: string; delivery_mode: number }>('SELECT * FROM head_office_delivery_modes ORDER BY head_office_code, delivery_mode')) {
@@ -275,6 +276,20 @@ export class SqliteStore implements LookupStore {
       officeBanks.set(b.head_office_code, [...(officeBanks.get(b.head_office_code) ?? []), b.bank_code]);
     }
     type Office = { code: string; country: string; name: string; network_name: string; payout_type: PayoutType; demo_locations: number };
+    return all<Office>('SELECT * FROM head_offices ORDER BY rowid').map((h) => ({
+      code: h.code,
+      country: h.country,
+      name: h.name,
+      networkName: h.network_name,
+      payoutType: h.payout_type,
+      deliveryModes: officeModes.get(h.code) ?? [],
+      bankCodes: officeBanks.get(h.code) ?? [],
+      demoLocations: h.demo_locations,
+    }));
+  }
+
+  private readAll(): DataSet {
+    const all = <T>(sql: string) => this.db.prepare(sql).all() as T[];
     type Branch = Record<'country' | 'bank_code' | 'bank_name' | 'branch_name', string> &
       Record<'routing_number' | 'address_line1' | 'address_line2' | 'city' | 'district' | 'state' | 'state_published', string | null>;
     type AgentRow = Record<'agent_code' | 'head_office_code' | 'country' | 'agent_name' | 'address_line1' | 'address_line2' | 'city' | 'state' | 'state_published' | 'phone_number', string>;
@@ -283,16 +298,7 @@ export class SqliteStore implements LookupStore {
       deliveryModes: all('SELECT value, name FROM delivery_modes ORDER BY value'),
       states: all('SELECT country, code, name FROM states ORDER BY country, code'),
       cities: all('SELECT country, state, name FROM cities ORDER BY country, state, name'),
-      headOffices: all<Office>('SELECT * FROM head_offices ORDER BY rowid').map((h) => ({
-        code: h.code,
-        country: h.country,
-        name: h.name,
-        networkName: h.network_name,
-        payoutType: h.payout_type,
-        deliveryModes: officeModes.get(h.code) ?? [],
-        bankCodes: officeBanks.get(h.code) ?? [],
-        demoLocations: h.demo_locations,
-      })),
+      headOffices: this.headOffices(),
       branches: all<Branch>(
         `SELECT country, bank_code, bank_name, routing_number, branch_name, address_line1, address_line2, city, district, state,
            state_published FROM bank_branches ORDER BY id`,
@@ -330,21 +336,10 @@ export class SqliteStore implements LookupStore {
     return this.snapshot(() => {
       const version = String(this.db.prepare('SELECT version FROM data_version').pluck().get());
       const all = <T>(sql: string) => this.db.prepare(sql).all() as T[];
-      const modes = new Map<string, number[]>();
-      for (const m of all<{ code: string; mode: number }>('SELECT head_office_code AS code, delivery_mode AS mode FROM head_office_delivery_modes')) {
-        modes.set(m.code, [...(modes.get(m.code) ?? []), m.mode]);
-      }
-      const banks = new Map<string, string[]>();
-      for (const b of all<{ code: string; bank: string }>('SELECT head_office_code AS code, bank_code AS bank FROM head_office_banks ORDER BY rowid')) {
-        banks.set(b.code, [...(banks.get(b.code) ?? []), b.bank]);
-      }
-      type Office = { code: string; country: string; name: string; networkName: string; payoutType: PayoutType; demoLocations: number };
       visit.reference({
         countries: all('SELECT code, name, currency FROM receiving_countries ORDER BY code'),
         states: all('SELECT country, code, name FROM states ORDER BY country, code'),
-        headOffices: all<Office>(
-          'SELECT code, country, name, network_name AS networkName, payout_type AS payoutType, demo_locations AS demoLocations FROM head_offices ORDER BY rowid',
-        ).map((h) => ({ ...h, deliveryModes: modes.get(h.code) ?? [], bankCodes: banks.get(h.code) ?? [] })),
+        headOffices: this.headOffices(),
       });
       const branches = this.db.prepare(
         `SELECT country, bank_code AS bankCode, bank_name AS bankName, routing_number AS routingNumber, branch_name AS branchName,
