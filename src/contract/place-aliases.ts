@@ -1,6 +1,6 @@
 // Places known under two names (the 2018 official spellings of Bangladesh and the older ones still found in
 // branch names, the state catalog and tellers' habits). One table per receiving country, imported by the
-// server (district and address filters accept either name) and by the portal (lists and hints show both).
+// server's search index (the branch filters accept either name) and by the portal (lists and hints show both).
 // The first name of each entry is the one the served data uses in `district` and Address Line 2.
 
 export const PLACE_ALIASES: Readonly<Record<string, readonly (readonly string[])[]>> = {
@@ -21,15 +21,6 @@ export function otherPlaceNames(receivingCountry: string, name: string): string[
   return entry ? entry.filter((n) => n.toLowerCase() !== name.trim().toLowerCase()) : [];
 }
 
-/** Text with every other name of a place replaced by the name the served data uses (whole words, any case). */
-export function toDataPlaceName(receivingCountry: string, text: string): string {
-  let result = text;
-  for (const [dataName, ...others] of PLACE_ALIASES[receivingCountry] ?? []) {
-    for (const other of others) result = result.replace(new RegExp(`\\b${escape(other)}\\b`, 'gi'), dataName);
-  }
-  return result;
-}
-
 /** A label naming a place under all its names: "Chittagong Division (Chattogram)". */
 export function withPlaceAliases(receivingCountry: string, label: string): string {
   const also = new Set<string>();
@@ -38,4 +29,24 @@ export function withPlaceAliases(receivingCountry: string, label: string): strin
     if (present) for (const n of names) if (n !== present && !new RegExp(`\\b${escape(n)}\\b`, 'i').test(label)) also.add(n);
   }
   return also.size ? `${label} (${[...also].join(', ')})` : label;
+}
+
+/**
+ * The text under every spelling of the places it names (whole words, any case): itself first, then with each
+ * place's other names. A contains filter matches a row holding any of them, so a teller finds Chattogram's
+ * branches typing either name, whichever the data uses in that column.
+ */
+export function placeNameVariants(receivingCountry: string, text: string): string[] {
+  let variants = [text];
+  for (const names of PLACE_ALIASES[receivingCountry] ?? []) {
+    const next: string[] = [];
+    for (const variant of variants) {
+      next.push(variant);
+      const present = names.find((n) => new RegExp(`\\b${escape(n)}\\b`, 'i').test(variant));
+      if (!present) continue;
+      for (const other of names) if (other !== present) next.push(variant.replace(new RegExp(`\\b${escape(present)}\\b`, 'gi'), other));
+    }
+    variants = next;
+  }
+  return [...new Set(variants)];
 }

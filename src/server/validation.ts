@@ -4,7 +4,6 @@ import {
   ACCOUNT_TRANSFER_TO_OTHER_BANK,
   DISTRICT_COUNTRY,
   lookupHeaders,
-  toDataPlaceName,
   type ProblemParameter,
 } from '../contract';
 import { deliveryModeCodeOf } from './seed/delivery-modes';
@@ -122,16 +121,6 @@ export const branchRules: Semantic<{ receivingCountry?: string; deliveryMode?: n
   }
   return problems;
 };
-
-/**
- * A place under either of its names (issue #14: "Chittagong" finds the Chattogram branches). District and
- * Address Line 2 hold the data's name (src/contract/place-aliases.ts), so the other name is replaced before
- * the store sees the filter.
- */
-export function withDataPlaceNames<Q extends { receivingCountry: string; district?: string; address?: string }>(query: Q): Q {
-  const rename = (text: string | undefined) => (text === undefined ? undefined : toDataPlaceName(query.receivingCountry, text));
-  return { ...query, district: rename(query.district), address: rename(query.address) };
-}
 
 export const all =
   <T>(...checks: Semantic<T>[]): Semantic<T> =>

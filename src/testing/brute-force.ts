@@ -1,4 +1,4 @@
-import { ACCOUNT_TRANSFER_TO_OTHER_BANK, type Agent, type BankBranch } from '../contract';
+import { ACCOUNT_TRANSFER_TO_OTHER_BANK, placeNameVariants, type Agent, type BankBranch } from '../contract';
 import type { DataSet } from '../server/seed/data-set';
 import { deliveryModeCodeOf } from '../server/seed/delivery-modes';
 import { splitBankBranchSearch, type AgentSearch, type BranchSearch } from '../server/store/store';
@@ -14,6 +14,8 @@ const byCodePoint = (a: string, b: string) => {
 };
 const has = (value: string | null, term: string | undefined) => term === undefined || (value ?? '').includes(term);
 const hasFolded = (value: string | null, term: string | undefined) => term === undefined || (value ?? '').toLowerCase().includes(term.toLowerCase());
+const anyFolded = (value: string | null, country: string, term: string | undefined) =>
+  term === undefined || placeNameVariants(country, term).some((variant) => hasFolded(value, variant));
 
 export class BruteForce {
   private readonly ordered: (DataSet['branches'][number] & { id: number })[];
@@ -44,9 +46,10 @@ export class BruteForce {
           office.bankCodes.includes(b.bankCode) &&
           hasFolded(b.bankName, q.bankName) &&
           (q.bankCode === undefined || b.bankCode === q.bankCode || b.routingNumber === q.bankCode) &&
-          hasFolded(b.addressLine1, q.branchLocation) &&
-          hasFolded(b.addressLine2, q.address) &&
-          hasFolded(b.district, q.district),
+          // A place known under two names is found under either (contract/place-aliases.ts).
+          anyFolded(b.addressLine1, q.receivingCountry, q.branchLocation) &&
+          anyFolded(b.addressLine2, q.receivingCountry, q.address) &&
+          anyFolded(b.district, q.receivingCountry, q.district),
       )
       .map((b) => ({
         receivingAgentHeadOfficeCode: office.code,

@@ -1,4 +1,4 @@
-import { ACCOUNT_TRANSFER_TO_OTHER_BANK, type Agent, type BankBranch, type Page } from '../../contract';
+import { ACCOUNT_TRANSFER_TO_OTHER_BANK, placeNameVariants, type Agent, type BankBranch, type Page } from '../../contract';
 import { deliveryModeCodeOf } from '../seed/delivery-modes';
 import { pageOf, splitBankBranchSearch, type AgentSearch, type BranchSearch } from '../store/store';
 import { codeHash, type OfficeEntry, type SearchIndexData } from './build';
@@ -97,7 +97,8 @@ export class SearchIndex {
     }
     for (const [name, term] of [['addr1Lower', search.branchLocation], ['addr2Lower', search.address], ['districtLower', search.district]] as const) {
       if (term === undefined) continue;
-      const ids = this.text[name].matching(term.toLowerCase());
+      // A place known under two names (contract/place-aliases.ts) is found under either.
+      const ids = this.matchingAny(this.text[name], placeNameVariants(search.receivingCountry, term).map((t) => t.toLowerCase()));
       if (ids.length === 0) return empty;
       conditions.texts.push({ column: this.data.branches[name], set: this.sets[name].reset(ids), postings: this.data.postings[name], ids });
     }
@@ -105,6 +106,12 @@ export class SearchIndex {
     const { total, rows } = this.branchRows(country, conditions, offset, search.pageSize);
     const data = rows.map((row) => this.branchRecord(row, search.receivingAgentHeadOfficeCode));
     return pageOf(data, total, search.pageNumber, search.pageSize);
+  }
+
+  /** Ids of the texts holding any of the terms (ascending). */
+  private matchingAny(index: TextIndex, terms: string[]): Int32Array {
+    if (terms.length === 1) return index.matching(terms[0]);
+    return Int32Array.from(new Set(terms.flatMap((term) => [...index.matching(term)]))).sort();
   }
 
   /** 1 for the banks of the country that `keep` keeps (a plain array: a small set made per search). */

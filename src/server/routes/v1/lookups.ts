@@ -6,7 +6,7 @@ import {
   branchesQuery,
   payoutNetworksQuery,
 } from '../../../contract';
-import { all, branchRules, countryAndMode, parseLookup, stateOfCountry, withDataPlaceNames } from '../../validation';
+import { all, branchRules, countryAndMode, parseLookup, stateOfCountry } from '../../validation';
 
 // The three operations of the spec: Get Agent List (4.1), Get Anywhere Payout Network (4.2),
 // Get Bank Branches (4.3).
@@ -40,7 +40,7 @@ export default async function lookupRoutes(app: FastifyInstance) {
   });
 
   app.get('/banks/branches', async (request, reply) => {
-    const query = withDataPlaceNames(parseLookup(request, branchesQuery, app.reference, branchRules));
+    const query = parseLookup(request, branchesQuery, app.reference, branchRules);
     const index = app.searchIndex.index();
     reply.header('x-data-version', index.version);
     return index.branches({ ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE });

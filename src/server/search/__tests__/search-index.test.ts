@@ -134,6 +134,16 @@ describe('on the real data', () => {
     expect(deep).toEqual({ data: [], pagination: { pageNumber: 2147483647, pageSize: 1000, totalItems: expected.length, totalPages: Math.ceil(expected.length / 1000) } });
   });
 
+  it('a place known under two names is found under either, in every branch filter (contract/place-aliases.ts)', () => {
+    for (const filter of ['branchLocation', 'address', 'district'] as const) {
+      const total = (name: string) =>
+        index.branches({ receivingCountry: 'BD', deliveryMode: 4, receivingAgentHeadOfficeCode: 'BRACBD', [filter]: name, pageNumber: 1, pageSize: 1 }).pagination.totalItems;
+      expect(total('Chittagong'), filter).toBeGreaterThan(0);
+      expect(total('Chittagong'), filter).toBe(total('Chattogram'));
+      expect(total('chittagong'), filter).toBe(total('CHATTOGRAM'));
+    }
+  });
+
   it('unknown head office, country or state, and a mode the head office does not offer: empty, not an error', () => {
     expect(index.branches({ receivingCountry: 'IN', deliveryMode: 4, receivingAgentHeadOfficeCode: 'ZZZZZZ', pageNumber: 1, pageSize: 50 }).pagination.totalItems).toBe(0);
     expect(index.branches({ receivingCountry: 'BD', deliveryMode: 4, receivingAgentHeadOfficeCode: 'ICICIN', pageNumber: 1, pageSize: 50 }).pagination.totalItems).toBe(0);
