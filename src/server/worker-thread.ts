@@ -1,14 +1,15 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 /**
- * Starts a worker thread on a module of this project. Under tsx (development, tests) the module is TypeScript,
- * and a worker thread does not inherit its parent's loader: it registers tsx's first.
+ * Starts a worker thread on a module of this project, named by its compiled file (`./x.js` next to the caller).
+ * In the compiled build (dist/server, every entry bundled flat beside main.js) that file exists and runs as is.
+ * From source (tsx, vitest) it does not: the worker runs the `.ts` beside it through tsx-worker.mjs, which
+ * registers tsx first — a worker thread does not inherit its parent's loader.
  */
 export function startWorker(module: URL, workerData: unknown, options: { resourceLimits?: Worker['resourceLimits'] } = {}): Worker {
-  if (!module.pathname.endsWith('.ts')) return new Worker(module, { workerData, ...options });
-  return new Worker(
-    `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-      .then(({ register }) => { register(); return import(${JSON.stringify(module.href)}); })`,
-    { eval: true, workerData, ...options },
-  );
+  if (existsSync(fileURLToPath(module))) return new Worker(module, { workerData, ...options });
+  const source = new URL(module.href.replace(/\.js$/, '.ts'));
+  return new Worker(new URL('./tsx-worker.mjs', import.meta.url), { workerData, argv: [source.href], ...options });
 }

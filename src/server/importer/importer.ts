@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import type { DataSet } from '../seed/data-set';
+import { startWorker } from '../worker-thread';
 import { DataSetChangedError, type LookupStore } from '../store/store';
 import { KIND_DEFINITIONS, type GoodRow, type ImportKind, type ImportKindDefinition, type KindCheck } from './kinds';
 import { loadImportFile, parseImportFile, type FileProblem, type FileProgress, type FileRecord } from './read-file';
@@ -202,12 +202,7 @@ function buildAll<R>(check: KindCheck<R>, records: FileRecord[], source: { kind:
 /** Runs validate-worker.ts on the job; settles with its verdict, or rejects when the worker fails. */
 function validateInWorker(job: ValidationJob, onProgress: (progress: FileProgress) => void): Promise<Validation> {
   return new Promise((resolve, reject) => {
-    // The worker is TypeScript, and a worker thread does not inherit its parent's loader: it registers tsx's first.
-    const worker = new Worker(
-      `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-        .then(({ register }) => { register(); return import(${JSON.stringify(new URL('./validate-worker.ts', import.meta.url).href)}); })`,
-      { eval: true, workerData: job },
-    );
+    const worker = startWorker(new URL('./validate-worker.js', import.meta.url), job);
     let settled = false;
     const settle = (outcome: () => void) => {
       if (settled) return;

@@ -109,7 +109,7 @@ export class SearchService {
       build = { version: data.version, buildMs: performance.now() - started, bytes: indexSize(data), branches: index.branchCount, agents: index.agentCount };
     } else {
       const message = await new Promise<Extract<IndexWorkerMessage, { type: 'built' }>>((resolve, reject) => {
-        const worker = startWorker(new URL('./index-worker.ts', import.meta.url), source);
+        const worker = startWorker(new URL('./index-worker.js', import.meta.url), source);
         this.worker = worker;
         worker.once('message', (m: IndexWorkerMessage) => (m.type === 'built' ? resolve(m) : reject(new Error(m.message))));
         worker.once('error', reject);

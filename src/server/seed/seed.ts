@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
+import { REPO_ROOT } from '../paths';
 import { countries as countryList } from 'countries-list';
 import type { DataSet } from './data-set';
 import { readCsv, toBranchRow, toHeadOfficeRow, type BranchRecord, type CsvFile, type PartnerRecord } from './csv-files';
@@ -8,7 +9,7 @@ import { generateAgents, DEFAULT_AGENT_SEED } from './agents';
 import { DELIVERY_MODE_CATALOG } from './delivery-modes';
 
 /** The project's own copy of the reference data (a clone has no ../shared). */
-export const SEED_DIR = join(import.meta.dirname, '..', '..', '..', 'data', 'seed');
+export const SEED_DIR = join(REPO_ROOT, 'data', 'seed');
 
 /**
  * Reads the reference files and derives the whole data set: countries served (those with partners),

@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { REPO_ROOT } from '../../paths';
 import { type City, type PayoutNetwork, type PayoutType } from '../../../contract';
 import type { DataSet, DataSetVisitor } from '../../seed/data-set';
 import {
@@ -19,7 +20,8 @@ import {
 // alike (the searches are answered by the in-memory index, src/server/search, from either store's rows). Schema and the reasons it differs from SQLite's:
 // migrations/001-initial.sql.
 
-const MIGRATIONS_DIR = join(import.meta.dirname, 'migrations');
+// Read from the source tree also when compiled: SQL is not bundled (paths.ts).
+const MIGRATIONS_DIR = join(REPO_ROOT, 'src', 'server', 'store', 'postgres', 'migrations');
 // Any fixed number: serialises migrations when several instances (or `npm run migrate`) start at once.
 const MIGRATION_LOCK = 4_040_404;
 

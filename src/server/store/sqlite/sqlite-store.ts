@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { REPO_ROOT } from '../../paths';
 import {
   type City,
   type PayoutNetwork,
@@ -19,7 +20,8 @@ import {
   type HeadOfficeNetworkRow,
 } from '../store';
 
-const MIGRATIONS_DIR = import.meta.dirname;
+// Read from the source tree also when compiled: SQL is not bundled (paths.ts).
+const MIGRATIONS_DIR = join(REPO_ROOT, 'src', 'server', 'store', 'sqlite');
 
 /** Rows written between two steps of a load (a power of two, less one: a mask). */
 const WRITE_STEP_ROWS = 2 ** 14 - 1;
