@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { openStore } from '../src/server/store/open-store';
-import { dataSetFromFiles } from '../src/server/seed/seed';
-import { DEFAULT_GENERATED_SEED, dataSetHash, generateSeedFiles, writeSeedFiles } from '../src/server/seed/generate';
+import { DEFAULT_GENERATED_SEED, dataSetHash, generateSeedFiles, generatedDataSet, writeSeedFiles } from '../src/server/seed/generate';
 import { STORE_OPTIONS, storeChoice } from './lib/store-options';
 
 // npm run gen -- --branches 1000000 --agents 500000 [--seed 7] [--out dir] [--store sqlite|postgres]
@@ -33,11 +32,11 @@ async function main() {
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
   const files = generateSeedFiles({ branches, agents, seed });
+  const dataSet = generatedDataSet(files, seed);
   if (values.out) {
-    writeSeedFiles(files, values.out);
+    writeSeedFiles(files, dataSet, values.out);
     console.log(`Wrote CSV files to ${values.out} (${elapsed()})`);
   }
-  const dataSet = dataSetFromFiles(files, seed);
   console.log(`Generated ${dataSet.branches.length} bank branches and ${dataSet.agents.length} agents (${elapsed()})`);
   console.log(`Data set hash ${dataSetHash(dataSet)}`);
 

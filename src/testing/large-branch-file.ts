@@ -1,9 +1,7 @@
 import { createWriteStream } from 'node:fs';
-import { join } from 'node:path';
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify/sync';
-import { readCsv, type BranchRecord } from '../server/seed/csv-files';
-import { SEED_DIR } from '../server/seed/seed';
+import { readSeedFiles } from '../server/seed/seed';
 import { BD_DISTRICT_CODES } from '../server/importer/bd-districts';
 import { branchesKind } from '../server/importer/kinds';
 
@@ -13,7 +11,7 @@ import { branchesKind } from '../server/importer/kinds';
  * `marker` is added to every branch name so a test can tell this set from the shipped one.
  */
 export async function writeLargeBangladeshBranchFile(path: string, rows: number, marker = 'GENERATED'): Promise<void> {
-  const shipped = readCsv<BranchRecord>(join(SEED_DIR, 'bank-branches', 'BD.csv'), 'branches').records;
+  const shipped = readSeedFiles().branchFiles.find((f) => f.source.file === 'BD.csv')!.records;
   const banks = [...new Map(shipped.map((r) => [r.bank_code, r.bank_name])).entries()];
   const divisionOf = new Map(shipped.map((r) => [r.district, r.state]));
   const districts = Object.entries(BD_DISTRICT_CODES);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { csvRows } from '../../testing/csv-rows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   agentsResponse,
@@ -23,8 +23,8 @@ import { createTestApp, testEngines, type TestApp } from '../../testing/test-app
 
 interface BranchCsv { country: string; bank_code: string; bank_name: string; routing_number: string; branch_name: string; address_line1: string; address_line2: string; district: string }
 const branchCsv = (country: string) =>
-  parse(readFileSync(join(SEED_DIR, 'bank-branches', `${country}.csv`)), { columns: true }) as BranchCsv[];
-const partners = parse(readFileSync(join(SEED_DIR, 'partners.csv')), { columns: true }) as Record<string, string>[];
+  csvRows(readFileSync(join(SEED_DIR, 'bank-branches', `${country}.csv`))) as unknown as BranchCsv[];
+const partners = csvRows(readFileSync(join(SEED_DIR, 'partners.csv')));
 const banksOf = (headOffice: string) => {
   const partner = partners.find((p) => p.head_office_code === headOffice)!;
   return partner.routes_to_banks === '*' ? null : new Set(partner.routes_to_banks.split(' '));

@@ -107,7 +107,9 @@ export function generateAgents(
         headOfficeCode: office.code,
         country: office.country,
         agentName: count === 1 ? `${office.networkName} ${place.name}` : `${office.networkName} ${place.name} ${count}`,
-        addressLine1: `${faker.location.buildingNumber()} ${faker.location.street()}`.replace(/\s+/g, ' ').trim(),
+        // The locale's own street-address format: Spanish puts the number after the street ("Calle Reforma 45"),
+        // and its building numbers carry their own separator (", 70"), so number-then-street gave ", 70 Calle …".
+        addressLine1: faker.location.streetAddress().replace(/\s+/g, ' ').trim(),
         addressLine2: `${place.name}, ${stateName}`,
         city: place.name,
         state: place.state,

@@ -1,25 +1,9 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import type { BranchRow, DataSetSource, HeadOfficeRow } from './data-set';
 import type { PayoutType } from '../../contract';
 
-// Readers for the reference files of data/seed (formats in data/seed/SOURCES.md).
+// The reference files of data/seed as records (formats in data/seed/SOURCES.md), and their rows.
 
 export interface CsvFile<T> { records: T[]; source: DataSetSource }
-
-export function readCsv<T>(path: string, kind: string): CsvFile<T> {
-  const bytes = readFileSync(path);
-  const records = parse(bytes, { columns: true, skip_empty_lines: true, bom: true, trim: true }) as T[];
-  const source = {
-    kind,
-    file: basename(path),
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-    rows: records.length,
-  };
-  return { records, source };
-}
 
 export interface PartnerRecord {
   country: string;

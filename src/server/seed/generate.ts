@@ -5,7 +5,9 @@ import { stringify } from 'csv-stringify/sync';
 import { Faker, base } from '@faker-js/faker';
 import type { BranchRecord, CsvFile, PartnerRecord } from './csv-files';
 import type { DataSet } from './data-set';
-import { readSeedFiles, type SeedFiles } from './seed';
+import { readSeedFiles, referenceDataSet, type SeedFiles } from './seed';
+import { DEFAULT_AGENT_SEED, generateAgents } from './agents';
+import { agentsKind } from '../importer/kinds';
 
 // A large data set for the benchmark (scripts/gen.ts), shaped like the real one. Branch fields are drawn
 // from the real branches of the same country, so a contains search matches about the same share of rows
@@ -64,7 +66,23 @@ function generateBranchFile(real: CsvFile<BranchRecord>, count: number, faker: F
   return { records, source: { kind: 'branches', file: `generated-${real.source.file}`, sha256: '', rows: count } };
 }
 
-/** Reference files shaped like data/seed, at the asked size (parse them with `dataSetFromFiles`). */
+/**
+ * The data set of reference files with agents drawn by the generator (agents.ts), for each partner's
+ * demo_locations: what scripts/gen.ts loads and what `npm run generate:agents` writes to data/seed/agents.csv.
+ */
+export function generatedDataSet(files: SeedFiles, agentSeed = DEFAULT_AGENT_SEED): DataSet {
+  const reference = referenceDataSet(files);
+  const agents = generateAgents(reference.headOffices, reference.states, reference.cities, agentSeed);
+  const source = { kind: 'agents', file: `generated(seed=${agentSeed})`, sha256: '', rows: agents.length };
+  return { ...reference, agents, sources: [...reference.sources, source] };
+}
+
+/** The agents of a data set as an agents import file (the importer's columns and cells). */
+export function writeAgentsFile(dataSet: DataSet, path: string): void {
+  writeFileSync(path, stringify(agentsKind.cells(dataSet), { header: true, columns: [...agentsKind.columns] }));
+}
+
+/** Reference files shaped like data/seed, at the asked size (parse them with `generatedDataSet`). */
 export function generateSeedFiles(options: GenerateOptions, real: SeedFiles = readSeedFiles()): SeedFiles {
   const faker = new Faker({ locale: [base] });
   faker.seed(options.seed ?? DEFAULT_GENERATED_SEED);
@@ -87,12 +105,13 @@ export function dataSetHash(dataSet: DataSet): string {
   return hash.digest('hex');
 }
 
-/** Writes the files in the data/seed layout, so the importer can load the same data set from disk. */
-export function writeSeedFiles(files: SeedFiles, dir: string): void {
+/** Writes the files in the data/seed layout (agents from the data set), so the seed reads the same data set from disk. */
+export function writeSeedFiles(files: SeedFiles, dataSet: DataSet, dir: string): void {
   mkdirSync(join(dir, 'bank-branches'), { recursive: true });
   writeFileSync(join(dir, 'partners.csv'), stringify(files.partners.records, { header: true }));
   for (const file of files.branchFiles) {
     const country = file.records[0]?.country ?? file.source.file.replace(/^generated-|\.csv$/g, '');
     writeFileSync(join(dir, 'bank-branches', `${country}.csv`), stringify(file.records, { header: true }));
   }
+  writeAgentsFile(dataSet, join(dir, 'agents.csv'));
 }

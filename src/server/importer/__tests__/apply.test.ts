@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'csv-parse/sync';
+import { csvRows } from '../../../testing/csv-rows';
 import { SEED_DIR } from '../../seed/seed';
 import { SqliteStore } from '../../store/sqlite/sqlite-store';
 import { createTestApp } from '../../../testing/test-app';
@@ -96,7 +96,7 @@ describe('--skip-invalid', () => {
 
 describe('JSON files', () => {
   it('imports partners given as a JSON array of objects with the CSV columns as fields', async () => {
-    const records = parse(readFileSync(join(SEED_DIR, 'partners.csv')), { columns: true }) as Record<string, string>[];
+    const records = csvRows(readFileSync(join(SEED_DIR, 'partners.csv')));
     const json = JSON.stringify(records.map((r) => ({ ...r, demo_locations: Number(r.demo_locations) })), null, 2);
     const run = await runCli('import', ['partners', write('partners.json', json)], data.dir);
     expect(run.code, run.stdout + run.stderr).toBe(0);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { parse } from 'csv-parse/sync';
+import { csvRows } from '../../../testing/csv-rows';
 import { SEED_DIR } from '../../seed/seed';
 import { SqliteStore } from '../../store/sqlite/sqlite-store';
 import { REPO_ROOT, runCli, seededDataDir, type DataDir } from '../../../testing/import-cli';
@@ -14,7 +14,7 @@ let data: DataDir;
 beforeAll(() => { data = seededDataDir(); });
 afterAll(() => data.remove());
 
-const rowsOf = (text: string) => parse(text, { columns: true, bom: true, skip_empty_lines: true }) as Record<string, string>[];
+const rowsOf = (text: string) => csvRows(text);
 
 it('writes every row to a pipe whose reader is slow', async () => {
   const store = SqliteStore.open(data.file, { readonly: true });

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { parse } from 'csv-parse/sync';
+import { csvRows } from '../../../testing/csv-rows';
 import { stringify } from 'csv-stringify/sync';
 import { createTestApp } from '../../../testing/test-app';
 import { SEED_DIR } from '../../seed/seed';
@@ -16,7 +16,7 @@ let data: DataDir;
 beforeAll(() => { data = seededDataDir(); });
 afterAll(() => data.remove());
 
-const rowsOf = (text: string | Buffer) => parse(text, { columns: true, bom: true, trim: true, skip_empty_lines: true }) as Record<string, string>[];
+const rowsOf = (text: string | Buffer) => csvRows(text);
 
 async function importOk(kind: string, path: string) {
   const run = await runCli('import', [kind, path], data.dir);

@@ -2,15 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apportion, dataSetHash, generateSeedFiles, writeSeedFiles } from '../generate';
-import { buildSeedDataSet, dataSetFromFiles, readSeedFiles } from '../seed';
+import { apportion, dataSetHash, generateSeedFiles, generatedDataSet, writeSeedFiles } from '../generate';
+import { buildSeedDataSet, readSeedFiles } from '../seed';
 import { SqliteStore } from '../../store/sqlite/sqlite-store';
 
 // npm run gen: the same arguments give the same rows, at the asked size, and the data set survives the
 // same load path as the importer's (replaceDataSet) and the CSV round trip unchanged.
 
 const real = readSeedFiles();
-const generate = (seed: number) => dataSetFromFiles(generateSeedFiles({ branches: 3000, agents: 400, seed }, real), seed);
+const generate = (seed: number) => generatedDataSet(generateSeedFiles({ branches: 3000, agents: 400, seed }, real), seed);
 
 describe('generated data set', () => {
   it('is the same for the same arguments and differs for another seed', () => {
@@ -42,7 +42,7 @@ describe('generated data set', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rpl-gen-'));
     try {
       const files = generateSeedFiles({ branches: 3000, agents: 400, seed: 7 }, real);
-      const dataSet = dataSetFromFiles(files, 7);
+      const dataSet = generatedDataSet(files, 7);
       const store = SqliteStore.open(join(dir, 'lookup.sqlite'));
       await store.replaceDataSet(dataSet);
       const loaded = (await store.readDataSet()).dataSet;
@@ -50,8 +50,8 @@ describe('generated data set', () => {
       expect(loaded.branches).toEqual(dataSet.branches);
       expect(loaded.agents).toEqual(dataSet.agents);
 
-      writeSeedFiles(files, join(dir, 'csv'));
-      const imported = buildSeedDataSet(join(dir, 'csv'), 7);
+      writeSeedFiles(files, dataSet, join(dir, 'csv'));
+      const imported = buildSeedDataSet(join(dir, 'csv'));
       expect(imported.branches).toEqual(dataSet.branches);
       expect(imported.agents).toEqual(dataSet.agents);
     } finally {
