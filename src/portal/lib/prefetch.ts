@@ -3,6 +3,8 @@ import { useQueryClient, type FetchQueryOptions } from '@tanstack/react-query';
 import type { Pagination } from '../../contract';
 
 /** Prefetches the next page once a page has arrived, so "next" answers from the cache. */
+// The options' types vary per screen (data, error and key): this hook only hands them to prefetchQuery.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function usePrefetchNextPage(pagination: Pagination | undefined, nextPage: (pageNumber: number) => FetchQueryOptions<any, any, any, any>) {
   const queryClient = useQueryClient();
   const next = pagination && pagination.pageNumber < pagination.totalPages ? pagination.pageNumber + 1 : undefined;
@@ -10,5 +12,7 @@ export function usePrefetchNextPage(pagination: Pagination | undefined, nextPage
   const key = options ? JSON.stringify(options.queryKey) : '';
   useEffect(() => {
     if (options) void queryClient.prefetchQuery(options);
+    // `options` is a new object every render: its query key (`key`) is what says the page changed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, queryClient]);
 }

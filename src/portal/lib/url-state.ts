@@ -45,9 +45,12 @@ export function selectionSearch(params: URLSearchParams): string {
  */
 export function useScreenParams<const N extends string>(names: readonly N[]) {
   const [params, setParams] = useSearchParams();
+  // `names` is a new array every render: its joined text is what says the names changed.
+  const namesKey = names.join();
   const values = useMemo(
     () => Object.fromEntries(names.map((name) => [name, params.get(name) ?? ''])) as Record<N, string>,
-    [params, names.join()],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [params, namesKey],
   );
   const update = useCallback(
     (patch: Partial<Record<N | 'pageNumber' | 'pageSize', string | number | undefined>>, options: { replace?: boolean; flushSync?: boolean } = {}) => {
@@ -77,9 +80,12 @@ export function presentValues<T extends Record<string, string>>(values: T): Part
  */
 export function useOtherParams(known: readonly string[]): Record<string, string> {
   const [params] = useSearchParams();
+  // `known` is a new array every render: its joined text is what says the names changed.
+  const knownKey = known.join();
   return useMemo(() => {
     const others: Record<string, string> = {};
     for (const [name, value] of params) if (!known.includes(name) && !(SELECTION as readonly string[]).includes(name)) others[name] = value;
     return others;
-  }, [params, known.join()]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [params, knownKey]);
 }

@@ -77,6 +77,7 @@ function openSqliteFile(file: string): SqliteStore {
     }
     throw new Error(
       `The database file ${file} is not a usable SQLite database (${(error as Error).message}). Restore it from a backup, or move it away to have it seeded anew.`,
+      { cause: error },
     );
   }
 }
