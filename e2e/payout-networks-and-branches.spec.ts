@@ -44,7 +44,8 @@ test('branch finder for Bangladesh: head office, bank, district filter, empty re
   await page.getByRole('button', { name: `Copy routing number ${routing}` }).first().click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(routing);
 
-  // A bank code no head office pays into gives an empty result, and the screen says so (issue #14 tests the other causes).
+  // A bank code no head office pays into gives an empty result, and the screen says so (issue #14 tests the other
+  // causes).
   await page.getByLabel('Bank code / routing number').fill('999');
   await expect(page.getByText(/No branch of BD with the code 999 and bank name "SONALI", district "Sylhet" under any head office/)).toBeVisible();
 

@@ -14,7 +14,9 @@ export const BANK_CODE_FORMATS: Readonly<Record<string, BankCodeFormat>> = {
   NG: { bank: /^\d{3}$/, bankDescription: 'a CBN bank code of 3 digits' },
 };
 
-/** Why a code cannot be a bank or branch code of the country, or undefined when it can be (or the country has no rule). */
+/**
+ * Why a code cannot be a bank or branch code of the country, or undefined when it can be (or the country has no rule).
+ */
 export function bankCodeProblem(receivingCountry: string, code: string): string | undefined {
   const format = BANK_CODE_FORMATS[receivingCountry];
   const upper = code.toUpperCase();

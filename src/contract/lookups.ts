@@ -44,7 +44,10 @@ export type PayoutType = z.infer<typeof payoutType>;
 
 /** Delivery mode 04 is served from bank branches (spec §1, §4.1 rule 1). */
 export const ACCOUNT_TRANSFER_TO_OTHER_BANK = 4;
-/** The country whose district filter applies (spec §4.3: district "applicable when the receiving country is Bangladesh"). */
+/**
+ * The country whose district filter applies (spec §4.3: district "applicable when the receiving country is
+ * Bangladesh").
+ */
 export const DISTRICT_COUNTRY = 'BD';
 
 export const deliveryModeCode = z.string().regex(/^\d{2}$/).meta({ description: 'Two-digit delivery mode code.', example: '04' });

@@ -10,7 +10,10 @@ import { createTestApp, type TestApp } from '../../testing/test-app';
 
 const REDIS = { host: '127.0.0.1', port: Number(process.env.TEST_REDIS_PORT ?? 6379) };
 
-/** Forwards to Redis; `freeze()` makes every open connection and every new one silent until `thaw()`, and the frozen ones stay silent for good. */
+/**
+ * Forwards to Redis; `freeze()` makes every open connection and every new one silent until `thaw()`, and the frozen
+ * ones stay silent for good.
+ */
 class FreezingProxy {
   private frozen = false;
   private readonly open = new Set<{ dead: boolean; sockets: net.Socket[] }>();

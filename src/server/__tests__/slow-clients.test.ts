@@ -15,7 +15,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-/** Opens a socket, sends `first`, then one byte of `trickle` every `everyMs`; resolves with all it read and when it closed. */
+/**
+ * Opens a socket, sends `first`, then one byte of `trickle` every `everyMs`; resolves with all it read and when it
+ * closed.
+ */
 function slowClient(first: string, trickle: string, everyMs: number): Promise<{ text: string; closedAfterMs: number }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();

@@ -22,7 +22,10 @@ export interface GenerateOptions {
   seed?: number;
 }
 
-/** Splits `total` over weights in proportion, rounding so that the parts add up to `total` exactly (none when all weights are 0). */
+/**
+ * Splits `total` over weights in proportion, rounding so that the parts add up to `total` exactly (none when all
+ * weights are 0).
+ */
 export function apportion(total: number, weights: number[]): number[] {
   const sum = weights.reduce((a, b) => a + b, 0);
   if (sum <= 0) return weights.map(() => 0);
@@ -105,7 +108,9 @@ export function dataSetHash(dataSet: DataSet): string {
   return hash.digest('hex');
 }
 
-/** Writes the files in the data/seed layout (agents from the data set), so the seed reads the same data set from disk. */
+/**
+ * Writes the files in the data/seed layout (agents from the data set), so the seed reads the same data set from disk.
+ */
 export function writeSeedFiles(files: SeedFiles, dataSet: DataSet, dir: string): void {
   mkdirSync(join(dir, 'bank-branches'), { recursive: true });
   writeFileSync(join(dir, 'partners.csv'), stringify(files.partners.records, { header: true }));

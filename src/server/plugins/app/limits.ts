@@ -102,7 +102,8 @@ export function clientErrorAsProblem(error: Error & { code?: string }, socket: S
 /** The text a %-encoded query part stands for, or null when it is not valid %-encoded UTF-8. */
 function decodeStrictly(part: string): string | null {
   try {
-    // decodeURIComponent refuses bad escapes (%zz), invalid UTF-8 (%FF), overlong forms (%C0%AF) and surrogates (%ED%A0%80).
+    // decodeURIComponent refuses bad escapes (%zz), invalid UTF-8 (%FF), overlong forms (%C0%AF) and surrogates
+    // (%ED%A0%80).
     return decodeURIComponent(part.replaceAll('+', ' '));
   } catch {
     return null;

@@ -17,7 +17,8 @@ import {
 } from '../store';
 
 // The PostgreSQL store: the same questions as the SQLite store (sqlite/sqlite-store.ts) answered row for row
-// alike (the searches are answered by the in-memory index, src/server/search, from either store's rows). Schema and the reasons it differs from SQLite's:
+// alike (the searches are answered by the in-memory index, src/server/search, from either store's rows). Schema and the
+// reasons it differs from SQLite's:
 // migrations/001-initial.sql.
 
 // Read from the source tree also when compiled: SQL is not bundled (paths.ts).
