@@ -1,10 +1,10 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the options' types vary per screen (data, error, key):
+   this hook only hands them to prefetchQuery. */
 import { useEffect } from 'react';
 import { useQueryClient, type FetchQueryOptions } from '@tanstack/react-query';
 import type { Pagination } from '../../contract';
 
 /** Prefetches the next page once a page has arrived, so "next" answers from the cache. */
-// The options' types vary per screen (data, error and key): this hook only hands them to prefetchQuery.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function usePrefetchNextPage(pagination: Pagination | undefined, nextPage: (pageNumber: number) => FetchQueryOptions<any, any, any, any>) {
   const queryClient = useQueryClient();
   const next = pagination && pagination.pageNumber < pagination.totalPages ? pagination.pageNumber + 1 : undefined;
