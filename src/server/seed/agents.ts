@@ -10,6 +10,7 @@ import {
 } from '@faker-js/faker';
 import { getExampleNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
+import { readFileSync } from 'node:fs';
 import type { AgentRow, CityRow, HeadOfficeRow, StateRow } from './data-set';
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../contract';
 
@@ -38,17 +39,106 @@ const exampleNumberOf = (country: string) => {
 };
 
 /** A valid mobile number of the country in international format: the country's example with fresh digits. */
-function phoneNumber(faker: Faker, country: string): string {
+function mobileNumber(faker: Faker, country: string): string {
   const example = exampleNumberOf(country);
   if (!example) return faker.phone.number();
   const national = example.nationalNumber;
   const keep = Math.max(2, national.length - 6);
-  for (let attempt = 0; attempt < 10; attempt++) {
+  let fallback = example.formatInternational();
+  for (let attempt = 0; attempt < 20; attempt++) {
     const candidate = national.slice(0, keep) + faker.string.numeric(national.length - keep);
     const parsed = parsePhoneNumberFromString(candidate, country as CountryCode);
-    if (parsed?.isValid()) return parsed.formatInternational();
+    if (!parsed?.isValid()) continue;
+    // A number that names another place would say the agent is elsewhere: a non-geographic one is kept.
+    if (!areaOf(country, parsed.nationalNumber)) return parsed.formatInternational();
+    fallback = parsed.formatInternational();
   }
-  return example.formatInternational();
+  return fallback;
+}
+
+// Area codes: the place each prefix of a country's numbers is assigned to (Google libphonenumber's geocoding
+// data; phone-areas.json says where from). An agent gets a number of its own city's area when the plan has one,
+// else of an area of its state, else (no geographic numbering known there) a mobile number.
+const PHONE_PLAN = JSON.parse(readFileSync(new URL('./phone-areas.json', import.meta.url), 'utf8')) as {
+  areas: Record<string, Record<string, string>>;
+  stateCodes: Record<string, Record<string, string>>;
+};
+const PHONE_AREAS = PHONE_PLAN.areas;
+
+/** Lower case, accents and punctuation gone, one space between words, padded: for whole-word `includes`. */
+export const placeWords = (text: string) =>
+  ` ${text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()} `;
+
+/**
+ * Whether an area's description ("Kollam, Kerala", "Morelia, MICH", "Jalisco/Zacatecas") names the place: the
+ * city, or the state by a part naming it ("Michoacan" in "Michoacán de Ocampo") or by its abbreviation.
+ */
+export function areaFits(country: string, description: string, city: string, state: { code: string; name: string }) {
+  if (placeWords(description).includes(placeWords(city))) return true;
+  const stateWords = placeWords(state.name);
+  return description.split(/[/,]/).some((part) => {
+    const words = placeWords(part);
+    if (words.trim() === '') return false;
+    return stateWords.includes(words) || words.includes(stateWords) || PHONE_PLAN.stateCodes[country]?.[part.trim()] === state.code;
+  });
+}
+
+/** The prefixes of a country whose place is the city, and those of its state (the city's first); cached per place. */
+const prefixesOfPlace = new Map<string, string[][]>();
+function areaPrefixes(country: string, city: string, state: { code: string; name: string }): string[][] {
+  const key = `${country}:${state.code}:${city}`;
+  let groups = prefixesOfPlace.get(key);
+  if (groups) return groups;
+  const areas = Object.entries(PHONE_AREAS[country] ?? {});
+  const ofCity = areas.filter(([, place]) => placeWords(place).includes(placeWords(city))).map(([prefix]) => prefix);
+  const ofPlace = areas.filter(([, place]) => areaFits(country, place, city, state)).map(([prefix]) => prefix);
+  groups = [ofCity, ofPlace].filter((group) => group.length > 0);
+  prefixesOfPlace.set(key, groups);
+  return groups;
+}
+
+/** The longest prefix of the national number that has an area: what a geocoder says of the number. */
+export function areaOf(country: string, nationalNumber: string): { prefix: string; place: string } | null {
+  const areas = PHONE_AREAS[country] ?? {};
+  for (let length = nationalNumber.length; length > 0; length--) {
+    const prefix = nationalNumber.slice(0, length);
+    if (areas[prefix] !== undefined) return { prefix, place: areas[prefix] };
+  }
+  return null;
+}
+
+/**
+ * A valid number of the country whose area fits the place: an area prefix of the city or state, then fresh
+ * digits to one of the country's valid lengths, kept when libphonenumber finds it valid and its longest area
+ * prefix is still one of the place's. A mobile number when the place has no area (or none gives a valid number).
+ */
+function phoneNumber(faker: Faker, country: string, city: string, state: { code: string; name: string }): string {
+  const groups = areaPrefixes(country, city, state);
+  const fits = new Set(groups.flat());
+  const tryNumber = (prefix: string, length: number) => {
+    const parsed = parsePhoneNumberFromString(prefix + faker.string.numeric(length - prefix.length), country as CountryCode);
+    if (!parsed?.isValid() || parsed.country !== country) return null;
+    const area = areaOf(country, parsed.nationalNumber);
+    return area && fits.has(area.prefix) ? parsed.formatInternational() : null;
+  };
+  const lengthOf = (prefix: string) => faker.number.int({ min: Math.max(prefix.length + 1, 7), max: 11 });
+  for (const prefixes of groups) {
+    for (let attempt = 0; attempt < 60; attempt++) {
+      const prefix = faker.helpers.arrayElement(prefixes);
+      const number = tryNumber(prefix, lengthOf(prefix));
+      if (number) return number;
+    }
+    // Many prefixes are valid at one length only: then every prefix at every length, with enough digits tried that one fits (1 in 70 for some).
+    for (const prefix of prefixes) {
+      for (let length = Math.max(prefix.length + 1, 7); length <= 11; length++) {
+        for (let attempt = 0; attempt < 30; attempt++) {
+          const number = tryNumber(prefix, length);
+          if (number) return number;
+        }
+      }
+    }
+  }
+  return mobileNumber(faker, country);
 }
 
 /**
@@ -114,7 +204,7 @@ export function generateAgents(
         city: place.name,
         state: place.state,
         publishedState: place.state,
-        phoneNumber: phoneNumber(faker, office.country),
+        phoneNumber: phoneNumber(faker, office.country, place.name, { code: place.state, name: stateName }),
       });
     }
   }
