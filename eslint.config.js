@@ -37,6 +37,11 @@ export default tseslint.config(
             { target: './src/server', from: './src/portal', message: 'The server never imports the portal.' },
             { target: './src/portal', from: './src/server', message: 'The portal never imports the server: share it through src/contract.' },
             { target: './src/contract', from: ['./src/server', './src/portal'], message: 'The contract imports neither side.' },
+            {
+              target: ['./src/server/store', './src/server/search', './src/server/routes', './src/server/domain'],
+              from: './src/server/seed',
+              message: 'Only seeding and tooling read data/seed: the store, the index and the routes take a DataSet.',
+            },
             ...features.map((feature) => ({
               target: `./src/portal/features/${feature}`,
               from: './src/portal/features',

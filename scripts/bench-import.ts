@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { openStore, SQLITE_FILE_NAME } from '../src/server/store/open-store';
+import { openStore, SQLITE_FILE_NAME } from '../src/server/open-store';
 import type { ImportReport } from '../src/server/importer/importer';
 import { writeLargeBangladeshBranchFile } from '../src/testing/large-branch-file';
 import { BENCH_DIR } from './lib/store-options';

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/server/config';
-import { openStore } from '../src/server/store/open-store';
+import { openStore } from '../src/server/open-store';
 import { IMPORT_KINDS, type ImportKind } from '../src/server/importer/kinds';
 import { exportCsv } from '../src/server/importer/exporter';
 

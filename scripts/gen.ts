@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { openStore } from '../src/server/store/open-store';
+import { openStore } from '../src/server/open-store';
 import { DEFAULT_GENERATED_SEED, dataSetHash, generateSeedFiles, generatedDataSet, writeSeedFiles } from '../src/server/seed/generate';
 import { STORE_OPTIONS, storeChoice } from './lib/store-options';
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { MultiBar, type SingleBar } from 'cli-progress';
 import { loadConfig } from '../src/server/config';
-import { openStore } from '../src/server/store/open-store';
+import { openStore } from '../src/server/open-store';
 import { IMPORT_KINDS, type ImportKind } from '../src/server/importer/kinds';
 import { importFile } from '../src/server/importer/importer';
 import { formatReport } from '../src/server/importer/report';

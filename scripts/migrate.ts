@@ -1,5 +1,5 @@
 import { loadConfig } from '../src/server/config';
-import { isPostgresUrl } from '../src/server/store/open-store';
+import { isPostgresUrl } from '../src/server/open-store';
 import { PgStore } from '../src/server/store/postgres/pg-store';
 
 // `npm run migrate`: brings the PostgreSQL schema of DATABASE_URL up to date (numbered files in

@@ -3,7 +3,7 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { loadApiKeys, loadCorrespondents } from './plugins/app/access';
-import { openStore } from './store/open-store';
+import { openStore } from './open-store';
 import { connectRedis } from './redis';
 import { startMetricsServer } from './plugins/app/metrics';
 

@@ -6,7 +6,7 @@ import {
   lookupHeaders,
   type ProblemParameter,
 } from '../contract';
-import { deliveryModeCodeOf } from './seed/delivery-modes';
+import { deliveryModeCodeOf } from '../contract/delivery-modes';
 import { ProblemError } from './problems';
 import type { ReferenceCache } from './reference-cache';
 

@@ -1,6 +1,6 @@
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK, placeNameVariants, type Agent, type BankBranch } from '../contract';
-import type { DataSet } from '../server/seed/data-set';
-import { deliveryModeCodeOf } from '../server/seed/delivery-modes';
+import type { DataSet } from '../server/domain/data-set';
+import { deliveryModeCodeOf } from '../contract/delivery-modes';
 import { splitBankBranchSearch, type AgentSearch, type BranchSearch } from '../server/store/store';
 
 // The lookup rules written as plainly as possible, over the rows of a data set: what the search index must

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { inject } from 'vitest';
-import { SQLITE_FILE_NAME } from '../server/store/open-store';
+import { SQLITE_FILE_NAME } from '../server/open-store';
 
 // The import and export commands as operators run them: real child processes on a real SQLite file.
 

@@ -1,6 +1,6 @@
 import { loadConfig } from '../server/config';
-import { openStore } from '../server/store/open-store';
-import type { DataSet } from '../server/seed/data-set';
+import { openStore } from '../server/open-store';
+import type { DataSet } from '../server/domain/data-set';
 
 // A writer for snapshot tests: replaces the served data set again and again, alternating two variants whose
 // every table carries the variant's marker (` ~0` / ` ~1`), and prints a line after each commit. Stops when

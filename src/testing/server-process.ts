@@ -3,7 +3,7 @@ import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { SQLITE_FILE_NAME } from '../server/store/open-store';
+import { SQLITE_FILE_NAME } from '../server/open-store';
 
 // The real server as a separate process (node --import tsx src/server/main.ts, one process, so its pid is
 // the server's own for signals and memory), on 127.0.0.1 and an ephemeral port.

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentsResponse } from '../../contract';
 import { seededDataDir, startServer } from '../../testing/server-process';
-import { SQLITE_FILE_NAME } from '../store/open-store';
+import { SQLITE_FILE_NAME } from '../open-store';
 
 // The server as operators run it (a process): start-up faults and SIGTERM.
 

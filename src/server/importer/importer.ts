@@ -1,4 +1,4 @@
-import type { DataSet } from '../seed/data-set';
+import type { DataSet } from '../domain/data-set';
 import { startWorker } from '../worker-thread';
 import { DataSetChangedError, type LookupStore } from '../store/store';
 import { KIND_DEFINITIONS, type GoodRow, type ImportKind, type ImportKindDefinition, type KindCheck } from './kinds';

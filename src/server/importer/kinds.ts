@@ -2,10 +2,10 @@ import type { ZodType } from 'zod';
 import { countries as isoCountries } from 'countries-list';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../contract';
-import type { AgentRow, BranchRow, DataSet, DataSetSource, HeadOfficeRow } from '../seed/data-set';
+import type { AgentRow, BranchRow, DataSet, DataSetSource, HeadOfficeRow } from '../domain/data-set';
 import { toBranchRow, toHeadOfficeRow } from '../seed/csv-files';
 import { StateResolver, loadCitiesOf, loadStates } from '../seed/states';
-import { deliveryModeCodeOf } from '../seed/delivery-modes';
+import { deliveryModeCodeOf } from '../../contract/delivery-modes';
 import {
   agentRecord,
   branchRecord,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { countries as isoCountries } from 'countries-list';
 import { WITHOUT_CONTROL_CHARACTERS, payoutType } from '../../contract';
-import { DELIVERY_MODE_CATALOG, deliveryModeCodeOf } from '../seed/delivery-modes';
+import { DELIVERY_MODE_CATALOG, deliveryModeCodeOf } from '../../contract/delivery-modes';
 import { placeKey } from '../seed/states';
 import { BD_DISTRICT_CODES } from './bd-districts';
 

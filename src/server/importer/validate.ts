@@ -1,4 +1,4 @@
-import type { DataSet } from '../seed/data-set';
+import type { DataSet } from '../domain/data-set';
 import type { GoodRow, ImportKind, ImportKindDefinition, KindCheck } from './kinds';
 import type { FileProblem, FileProgress, FileRecord } from './read-file';
 

@@ -1,5 +1,5 @@
 import type { PayoutType } from '../../contract';
-import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../seed/data-set';
+import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../domain/data-set';
 import { Dictionary, compareCodePoints, toStringTable, type StringTableData } from './strings';
 import type { DocumentTable } from './documents';
 import { buildPostings, buildTrigramIndex, type PostingsData, type TrigramIndexData } from './text-index';

@@ -1,5 +1,5 @@
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK, placeNameVariants, type Agent, type BankBranch, type Page } from '../../contract';
-import { deliveryModeCodeOf } from '../seed/delivery-modes';
+import { deliveryModeCodeOf } from '../../contract/delivery-modes';
 import { pageOf, splitBankBranchSearch, type AgentSearch, type BranchSearch } from '../store/store';
 import { codeHash, type OfficeEntry, type SearchIndexData } from './build';
 import { documentSource, encodeDocuments, pageBody, type DocumentTable } from './documents';

@@ -11,7 +11,7 @@ import {
 import { getExampleNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
 import { readFileSync } from 'node:fs';
-import type { AgentRow, CityRow, HeadOfficeRow, StateRow } from './data-set';
+import type { AgentRow, CityRow, HeadOfficeRow, StateRow } from '../domain/data-set';
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../contract';
 
 // Agent locations are not published (data/seed/SOURCES.md): they are generated here from partners.csv and

@@ -1,4 +1,4 @@
-import type { BranchRow, DataSetSource, HeadOfficeRow } from './data-set';
+import type { BranchRow, DataSetSource, HeadOfficeRow } from '../domain/data-set';
 import type { PayoutType } from '../../contract';
 
 // The reference files of data/seed as records (formats in data/seed/SOURCES.md), and their rows.

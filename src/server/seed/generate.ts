@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { Faker, base } from '@faker-js/faker';
 import type { BranchRecord, CsvFile, PartnerRecord } from './csv-files';
-import type { DataSet } from './data-set';
+import type { DataSet } from '../domain/data-set';
 import { readSeedFiles, referenceDataSet, type SeedFiles } from './seed';
 import { DEFAULT_AGENT_SEED, generateAgents } from './agents';
 import { agentsKind } from '../importer/kinds';

@@ -2,13 +2,13 @@ import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { REPO_ROOT } from '../paths';
 import { countries as countryList } from 'countries-list';
-import type { DataSet } from './data-set';
+import type { DataSet } from '../domain/data-set';
 import { toBranchRow, toHeadOfficeRow, type BranchRecord, type CsvFile, type PartnerRecord } from './csv-files';
 import { StateResolver, loadCitiesOf, loadStates } from './states';
 import { agentsKind, branchesKind, partnersKind } from '../importer/kinds';
 import { loadImportFile, parseImportFile } from '../importer/read-file';
 import { goodRows, validateRecords } from '../importer/validate';
-import { DELIVERY_MODE_CATALOG } from './delivery-modes';
+import { DELIVERY_MODE_CATALOG } from '../../contract/delivery-modes';
 
 /** The project's own copy of the reference data (a clone has no ../shared). */
 export const SEED_DIR = join(REPO_ROOT, 'data', 'seed');

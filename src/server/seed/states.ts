@@ -1,5 +1,5 @@
 import { City, State } from 'country-state-city';
-import type { CityRow, StateRow } from './data-set';
+import type { CityRow, StateRow } from '../domain/data-set';
 
 // States and cities of the served countries come from the maintained `country-state-city` package; the
 // codes are ISO 3166-2 subdivision codes without the country prefix (what the agent list's `state` takes).

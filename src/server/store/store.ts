@@ -6,8 +6,8 @@ import type {
   PayoutNetwork,
 } from '../../contract';
 import { PAYOUT_TYPES, type PayoutType } from '../../contract';
-import type { DataSet, DataSetSource, DataSetVisitor } from '../seed/data-set';
-import { deliveryModeCodeOf } from '../seed/delivery-modes';
+import type { DataSet, DataSetSource, DataSetVisitor } from '../domain/data-set';
+import { deliveryModeCodeOf } from '../../contract/delivery-modes';
 
 // The store: everything the routes may ask of the data, in the domain's words. One implementation per
 // engine (sqlite/, later postgres/); routes never see SQL.

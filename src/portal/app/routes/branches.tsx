@@ -1,7 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
-import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../../contract';
+import { ACCOUNT_TRANSFER_TO_OTHER_BANK, deliveryModeCodeOf } from '../../../contract';
 import { BranchFinder } from '../../features/branches/components/branch-finder';
 import { usePayoutNetworks } from '../../features/payout-networks/api/get-payout-networks';
 import { useReceivingCountries } from '../../features/receiving-selector/api/get-receiving-countries';
@@ -9,7 +9,7 @@ import { ProblemAlert } from '../../components/ui/problem-alert';
 import { ChooseSelection, Screen } from '../../components/ui/screen';
 import { useReceivingSelection } from '../../lib/url-state';
 
-const ACCOUNT_TRANSFER_CODE = String(ACCOUNT_TRANSFER_TO_OTHER_BANK).padStart(2, '0');
+const ACCOUNT_TRANSFER_CODE = deliveryModeCodeOf(ACCOUNT_TRANSFER_TO_OTHER_BANK);
 
 // The route composes two features: the head offices a branch search needs are the country's mode-04
 // payout networks (spec §4.3: the bank code must belong to that head office).

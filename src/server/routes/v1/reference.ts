@@ -8,7 +8,7 @@ import {
   type DeliveryMode,
   type ReceivingCountry,
 } from '../../../contract';
-import { deliveryModeCodeOf } from '../../seed/delivery-modes';
+import { deliveryModeCodeOf } from '../../../contract/delivery-modes';
 import type { ReferenceCache } from '../../reference-cache';
 import { all, countryOnly, parseLookup, stateOfCountry } from '../../validation';
 

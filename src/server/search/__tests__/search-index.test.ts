@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import type { DataSet } from '../../seed/data-set';
+import type { DataSet } from '../../domain/data-set';
 import { SqliteStore } from '../../store/sqlite/sqlite-store';
 import type { AgentSearch, BranchSearch } from '../../store/store';
 import { BruteForce } from '../../../testing/brute-force';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { DataSet } from '../../seed/data-set';
+import type { DataSet } from '../../domain/data-set';
 import type { LookupStore } from '../store';
 import { SqliteStore } from '../sqlite/sqlite-store';
 import { PgStore } from '../postgres/pg-store';

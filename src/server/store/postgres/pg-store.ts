@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { REPO_ROOT } from '../../paths';
 import { type City, type PayoutNetwork, type PayoutType } from '../../../contract';
-import type { DataSet, DataSetVisitor } from '../../seed/data-set';
+import type { DataSet, DataSetVisitor } from '../../domain/data-set';
 import {
   DataSetChangedError,
   StoreUnavailableError,

@@ -8,7 +8,7 @@ import {
   type PayoutNetwork,
   type PayoutType,
 } from '../../../contract';
-import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../../seed/data-set';
+import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../../domain/data-set';
 import {
   DataSetChangedError,
   type DataStatus,

@@ -1,9 +1,9 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LookupStore } from './store';
-import { SqliteStore } from './sqlite/sqlite-store';
-import { PgStore, type PgStoreOptions } from './postgres/pg-store';
-import { buildSeedDataSet } from '../seed/seed';
+import type { LookupStore } from './store/store';
+import { SqliteStore } from './store/sqlite/sqlite-store';
+import { PgStore, type PgStoreOptions } from './store/postgres/pg-store';
+import { buildSeedDataSet } from './seed/seed';
 
 export const SQLITE_FILE_NAME = 'lookup.sqlite';
 
