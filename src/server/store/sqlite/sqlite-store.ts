@@ -1,8 +1,6 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { setImmediate } from 'node:timers/promises';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { REPO_ROOT } from '../../paths';
+import { migrate } from './migrate';
+import { replaceDataSet } from './load';
 import {
   type City,
   type PayoutNetwork,
@@ -10,7 +8,6 @@ import {
 } from '../../../contract';
 import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../../domain/data-set';
 import {
-  DataSetChangedError,
   type DataStatus,
   type LookupStore,
   type ReplaceOptions,
@@ -19,35 +16,6 @@ import {
   toPayoutNetwork,
   type HeadOfficeNetworkRow,
 } from '../store';
-
-// Read from the source tree also when compiled: SQL is not bundled (paths.ts).
-const MIGRATIONS_DIR = join(REPO_ROOT, 'src', 'server', 'store', 'sqlite');
-
-/** Rows written between two steps of a load (a power of two, less one: a mask). */
-const WRITE_STEP_ROWS = 2 ** 14 - 1;
-/** Page cache of a connection while it writes a load: a 300,000-branch load is about 200 MB. */
-const LOAD_CACHE_KIB = 1024 * 1024;
-/** SQLite's default. */
-const WAL_AUTOCHECKPOINT_PAGES = 1000;
-
-/** Applies the numbered migrations (NNN-name.sql) this database has not seen, tracked in user_version. */
-export function migrate(db: Database.Database): number {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  const files = readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d{3}-.+\.sql$/.test(f))
-    .sort();
-  let applied = 0;
-  for (const file of files) {
-    const version = Number(file.slice(0, 3));
-    if (version <= current) continue;
-    db.transaction(() => {
-      db.exec(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
-      db.pragma(`user_version = ${version}`);
-    })();
-    applied++;
-  }
-  return applied;
-}
 
 const OFFERS_MODE = `EXISTS (SELECT 1 FROM head_office_delivery_modes m WHERE m.head_office_code = h.code AND m.delivery_mode = @deliveryMode)`;
 
@@ -106,114 +74,7 @@ export class SqliteStore implements LookupStore {
   }
 
   async replaceDataSet(dataSet: DataSet, options: ReplaceOptions = {}): Promise<boolean> {
-    const db = this.db;
-    const { commitWhen } = options;
-    const cacheSize = db.pragma('cache_size', { simple: true }) as number;
-    // The checkpoint is run after the commit (and after onCommit), not inside it.
-    db.pragma('wal_autocheckpoint = 0');
-    // A load's pages stay in memory until the commit instead of spilling to the WAL on the way.
-    db.pragma(`cache_size = -${LOAD_CACHE_KIB}`);
-    let committed = false;
-    try {
-      db.exec('BEGIN IMMEDIATE');
-      // Under the write lock: no other writer can commit between this check and our commit.
-      const served = this.currentVersion();
-      if (options.expectedVersion !== undefined && served !== options.expectedVersion) {
-        throw new DataSetChangedError(options.expectedVersion, served);
-      }
-      for (const _step of this.writeDataSet(dataSet, options.onProgress)) {
-        if (commitWhen) await setImmediate();
-      }
-      if (commitWhen && !(await commitWhen)) return false;
-      db.exec('COMMIT');
-      committed = true;
-    } finally {
-      if (!committed && db.inTransaction) db.exec('ROLLBACK');
-      db.pragma(`cache_size = ${cacheSize}`);
-      db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
-    }
-    options.onCommit?.();
-    db.pragma('wal_checkpoint(PASSIVE)');
-    db.pragma('optimize');
-    return true;
-  }
-
-  /**
-   * Writes the whole data set inside the caller's transaction, in steps (a chunk of rows, an index): the
-   * caller may yield between them. Large loads are faster into unindexed tables: the indexes (as the
-   * migrations defined them) are dropped and built again at the end, in the same transaction, so readers
-   * never see the tables without them.
-   */
-  private *writeDataSet(dataSet: DataSet, onProgress: (done: number, total: number) => void = () => {}): Generator<void> {
-    const db = this.db;
-    const importedAt = new Date().toISOString();
-    const indexes = db
-      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('bank_branches', 'agents')")
-      .all() as { name: string; sql: string }[];
-    for (const index of indexes) db.exec(`DROP INDEX ${index.name}`);
-    for (const table of [
-      'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices',
-      'head_office_delivery_modes', 'head_office_banks', 'bank_branches', 'agents', 'data_sources',
-    ]) {
-      db.exec(`DELETE FROM ${table}`);
-    }
-    const insertCountry = db.prepare('INSERT INTO receiving_countries VALUES (?, ?, ?)');
-    for (const c of dataSet.countries) insertCountry.run(c.code, c.name, c.currency);
-    const insertMode = db.prepare('INSERT INTO delivery_modes VALUES (?, ?)');
-    for (const m of dataSet.deliveryModes) insertMode.run(m.value, m.name);
-    const insertState = db.prepare('INSERT INTO states VALUES (?, ?, ?)');
-    for (const s of dataSet.states) insertState.run(s.country, s.code, s.name);
-    const insertCity = db.prepare('INSERT OR IGNORE INTO cities VALUES (?, ?, ?)');
-    for (const c of dataSet.cities) insertCity.run(c.country, c.state, c.name);
-    const insertOffice = db.prepare('INSERT INTO head_offices VALUES (?, ?, ?, ?, ?, ?)');
-    const insertOfficeMode = db.prepare('INSERT INTO head_office_delivery_modes VALUES (?, ?)');
-    const insertOfficeBank = db.prepare('INSERT INTO head_office_banks VALUES (?, ?)');
-    for (const h of dataSet.headOffices) {
-      insertOffice.run(h.code, h.country, h.name, h.networkName, h.payoutType, h.demoLocations);
-      for (const m of h.deliveryModes) insertOfficeMode.run(h.code, m);
-      for (const b of h.bankCodes) insertOfficeBank.run(h.code, b);
-    }
-    const total = dataSet.branches.length + dataSet.agents.length;
-    let done = 0;
-    const insertBranch = db.prepare(
-      `INSERT INTO bank_branches (country, bank_code, bank_name, routing_number, branch_name, address_line1,
-         address_line2, city, district, state, state_published)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const b of dataSet.branches) {
-      insertBranch.run(
-        b.country, b.bankCode, b.bankName, b.routingNumber, b.branchName, b.addressLine1, b.addressLine2,
-        b.city, b.district, b.state, b.publishedState === undefined ? b.state : b.publishedState,
-      );
-      if ((++done & WRITE_STEP_ROWS) === 0) {
-        onProgress(done, total);
-        yield;
-      }
-    }
-    const insertAgent = db.prepare(
-      `INSERT INTO agents (agent_code, head_office_code, country, agent_name, address_line1, address_line2, city,
-         state, state_published, phone_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const a of dataSet.agents) {
-      insertAgent.run(
-        a.agentCode, a.headOfficeCode, a.country, a.agentName, a.addressLine1, a.addressLine2, a.city, a.state,
-        a.publishedState ?? a.state, a.phoneNumber,
-      );
-      if ((++done & WRITE_STEP_ROWS) === 0) {
-        onProgress(done, total);
-        yield;
-      }
-    }
-    onProgress(total, total);
-    const insertSource = db.prepare('INSERT INTO data_sources (kind, file, sha256, rows, imported_at, countries) VALUES (?, ?, ?, ?, ?, ?)');
-    for (const s of dataSet.sources) {
-      insertSource.run(s.kind, s.file, s.sha256, s.rows, s.importedAt ?? importedAt, (s.countries ?? []).join(' '));
-    }
-    for (const index of indexes) {
-      yield;
-      db.exec(index.sql);
-    }
-    db.exec('UPDATE data_version SET version = version + 1');
+    return replaceDataSet(this.db, dataSet, options, () => this.currentVersion());
   }
 
   async referenceData(): Promise<ReferenceData> {
