@@ -32,18 +32,12 @@ const problemResponse = (description: string) => ({
   content: { 'application/problem+json': { schema: problem } },
 });
 
-function lookup(
-  summary: string,
-  description: string,
-  query: z.ZodType | undefined,
-  response: z.ZodType,
-  tags: string[],
-): { get: ZodOpenApiOperationObject } {
+function lookup({ summary, description, query, response, tag }: LookupOperation): { get: ZodOpenApiOperationObject } {
   return {
     get: {
       summary,
       description,
-      tags,
+      tags: [tag],
       requestParams: { header: lookupHeaders, ...(query ? { query: query as never } : {}) },
       responses: {
         200: { description: 'Success', headers: echoedHeaders, content: { 'application/json': { schema: response } } },
@@ -58,6 +52,84 @@ function lookup(
   };
 }
 
+/** One lookup operation as the API reference describes it: what it does, its query and its answer. */
+export interface LookupOperation {
+  summary: string;
+  description: string;
+  query?: z.ZodObject;
+  response: z.ZodType;
+  tag: 'Lookups' | 'Reference';
+}
+
+/**
+ * Every lookup operation, by path: the OpenAPI document is built from this list, and the tests (property suite,
+ * OpenAPI test) take the operations from it. A new endpoint adds its entry here and its route in routes/v1.
+ */
+export const LOOKUP_OPERATIONS = {
+  '/v1/agents': {
+    summary: 'Get Agent List',
+    description:
+      'Receiving partner (agent) locations for one country and delivery mode; paged. For delivery mode 04 the answer comes from bank branches and recommends GET /v1/banks/branches.',
+    query: agentsQuery,
+    response: agentsResponse,
+    tag: 'Lookups',
+  },
+  '/v1/payout-networks': {
+    summary: 'Get Anywhere Payout Network',
+    description:
+      'Payout networks available for a delivery mode and a receiving country.',
+    query: payoutNetworksQuery,
+    response: payoutNetworksResponse,
+    tag: 'Lookups',
+  },
+  '/v1/banks/branches': {
+    summary: 'Get Bank Branches',
+    description:
+      'Bank branches for delivery mode 04 that the head office pays into; a bank code outside them gives an empty result.',
+    query: branchesQuery,
+    response: branchesResponse,
+    tag: 'Lookups',
+  },
+  '/v1/receiving-countries': {
+    summary: 'Get Receiving Countries',
+    description:
+      'All served receiving countries with currency and delivery modes.',
+    response: receivingCountriesResponse,
+    tag: 'Reference',
+  },
+  '/v1/types': {
+    summary: 'Get Types',
+    description:
+      'The allowed delivery modes (`filter=delivery-modes`).',
+    query: deliveryModesQuery,
+    response: deliveryModesResponse,
+    tag: 'Reference',
+  },
+  '/v1/states': {
+    summary: 'Get States',
+    description:
+      'States of a receiving country: the codes the agent list\'s `state` takes.',
+    query: statesQuery,
+    response: statesResponse,
+    tag: 'Reference',
+  },
+  '/v1/data-status': {
+    summary: 'Get Data Status',
+    description:
+      'Which data set is being served: per kind the row count, source file, content hash and import time.',
+    response: dataStatusResponse,
+    tag: 'Reference',
+  },
+  '/v1/cities': {
+    summary: 'Get Cities',
+    description:
+      'Cities of a state of a receiving country.',
+    query: citiesQuery,
+    response: citiesResponse,
+    tag: 'Reference',
+  },
+} as const satisfies Record<string, LookupOperation>;
+
 export function buildOpenApiDocument() {
   return createDocument({
     openapi: '3.1.0',
@@ -69,15 +141,8 @@ export function buildOpenApiDocument() {
     },
     servers: [{ url: '/' }],
     tags: [{ name: 'Lookups' }, { name: 'Reference' }],
-    paths: {
-      '/v1/agents': lookup('Get Agent List', 'Receiving partner (agent) locations for one country and delivery mode; paged. For delivery mode 04 the answer comes from bank branches and recommends GET /v1/banks/branches.', agentsQuery, agentsResponse, ['Lookups']),
-      '/v1/payout-networks': lookup('Get Anywhere Payout Network', 'Payout networks available for a delivery mode and a receiving country.', payoutNetworksQuery, payoutNetworksResponse, ['Lookups']),
-      '/v1/banks/branches': lookup('Get Bank Branches', 'Bank branches for delivery mode 04 that the head office pays into; a bank code outside them gives an empty result.', branchesQuery, branchesResponse, ['Lookups']),
-      '/v1/receiving-countries': lookup('Get Receiving Countries', 'All served receiving countries with currency and delivery modes.', undefined, receivingCountriesResponse, ['Reference']),
-      '/v1/types': lookup('Get Types', 'The allowed delivery modes (`filter=delivery-modes`).', deliveryModesQuery, deliveryModesResponse, ['Reference']),
-      '/v1/states': lookup('Get States', 'States of a receiving country: the codes the agent list\'s `state` takes.', statesQuery, statesResponse, ['Reference']),
-      '/v1/data-status': lookup('Get Data Status', 'Which data set is being served: per kind the row count, source file, content hash and import time.', undefined, dataStatusResponse, ['Reference']),
-      '/v1/cities': lookup('Get Cities', 'Cities of a state of a receiving country.', citiesQuery, citiesResponse, ['Reference']),
-    },
+    paths: Object.fromEntries(
+      Object.entries(LOOKUP_OPERATIONS).map(([path, operation]) => [path, lookup(operation as LookupOperation)]),
+    ),
   });
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
-import { agentsQuery, branchesQuery, citiesQuery, lookupHeaders, payoutNetworksQuery, statesQuery } from '../../contract';
+import { lookupHeaders } from '../../contract';
+import { LOOKUP_OPERATIONS } from '../openapi';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 // The OpenAPI document is generated from the contract; it must be valid OpenAPI 3.1 and describe every
@@ -22,16 +23,11 @@ describe('GET /v1/openapi.json', () => {
     expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
   });
 
-  const operations: [string, { shape: Record<string, unknown> } | null][] = [
-    ['/v1/agents', agentsQuery],
-    ['/v1/payout-networks', payoutNetworksQuery],
-    ['/v1/banks/branches', branchesQuery],
-    ['/v1/receiving-countries', null],
-    ['/v1/types', null],
-    ['/v1/states', statesQuery],
-    ['/v1/cities', citiesQuery],
-    ['/v1/data-status', null],
-  ];
+  // The operation list the document is built from (openapi.ts): each must come out with its parameters.
+  const operations = Object.entries(LOOKUP_OPERATIONS).map(([path, operation]) => [
+    path,
+    'query' in operation ? operation.query : null,
+  ]) as [string, { shape: Record<string, unknown> } | null][];
 
   it.each(operations)('%s lists its parameters, headers and errors', (path, query) => {
     const operation = document.paths[path]?.get;
