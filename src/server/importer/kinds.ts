@@ -45,7 +45,8 @@ export interface ImportKindDefinition<R> {
   cells(served: DataSet): Record<string, string>[];
 }
 
-const sortedBanks = (branches: BranchRow[]) => {
+/** The bank codes of each country's branches, sorted: what `routes_to_banks = *` stands for. */
+export const sortedBanks = (branches: BranchRow[]) => {
   const banks = new Map<string, Set<string>>();
   for (const b of branches) {
     if (!banks.has(b.country)) banks.set(b.country, new Set());

@@ -5,7 +5,7 @@ import { countries as countryList } from 'countries-list';
 import type { DataSet } from '../domain/data-set';
 import { toBranchRow, toHeadOfficeRow, type BranchRecord, type CsvFile, type PartnerRecord } from './csv-files';
 import { StateResolver, loadCitiesOf, loadStates } from './states';
-import { agentsKind, branchesKind, partnersKind } from '../importer/kinds';
+import { agentsKind, branchesKind, partnersKind, sortedBanks } from '../importer/kinds';
 import { loadImportFile, parseImportFile } from '../importer/read-file';
 import { goodRows, validateRecords } from '../importer/validate';
 import { DELIVERY_MODE_CATALOG } from '../../contract/delivery-modes';
@@ -67,12 +67,8 @@ export function referenceDataSet({ partners, branchFiles }: SeedFiles): DataSet 
   const branches = branchRecords.map((r) => toBranchRow(r, resolveState));
   const cities = loadCitiesOf(states, branchRecords);
 
-  const banks = new Map<string, Set<string>>();
-  for (const b of branches) {
-    if (!banks.has(b.country)) banks.set(b.country, new Set());
-    banks.get(b.country)!.add(b.bankCode);
-  }
-  const headOffices = partners.records.map((p) => toHeadOfficeRow(p, (c) => [...(banks.get(c) ?? [])].sort()));
+  const banksOf = sortedBanks(branches);
+  const headOffices = partners.records.map((p) => toHeadOfficeRow(p, banksOf));
 
   return {
     countries,
