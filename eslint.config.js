@@ -23,7 +23,10 @@ export default tseslint.config(
     settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })] },
     rules: {
       // Unused names are the compiler's job (noUnusedLocals); `_name` marks one kept on purpose.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // Prettier wraps code at 120; this catches the comments it leaves alone. Long messages and SQL stay whole
       // (ignoreStrings/TemplateLiterals): cut into pieces they could no longer be found by searching their words.
       'max-len': [
@@ -35,8 +38,16 @@ export default tseslint.config(
         {
           zones: [
             { target: './src/server', from: './src/portal', message: 'The server never imports the portal.' },
-            { target: './src/portal', from: './src/server', message: 'The portal never imports the server: share it through src/contract.' },
-            { target: './src/contract', from: ['./src/server', './src/portal'], message: 'The contract imports neither side.' },
+            {
+              target: './src/portal',
+              from: './src/server',
+              message: 'The portal never imports the server: share it through src/contract.',
+            },
+            {
+              target: './src/contract',
+              from: ['./src/server', './src/portal'],
+              message: 'The contract imports neither side.',
+            },
             {
               target: ['./src/server/store', './src/server/search', './src/server/routes', './src/server/domain'],
               from: './src/server/seed',

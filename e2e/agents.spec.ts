@@ -3,7 +3,9 @@ import { chooseCountry, expect, expectAccessible, signIn, test } from './fixture
 
 test.beforeEach(async ({ page }) => signIn(page));
 
-test('agent search: country and mode, state filter, case-sensitive search, paging, URL state through reload and Back', async ({ page }) => {
+test('agent search: country and mode, state filter, case-sensitive search, paging, URL state through reload and Back', async ({
+  page,
+}) => {
   await page.goto('/agents');
   await chooseCountry(page, 'mex', /Mexico \(MX\)/);
   // The first mode Mexico offers is chosen; the URL holds the selection.
@@ -66,20 +68,29 @@ test('agent codes copy in one click and the results export as CSV', async ({ pag
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const file = await (await download).path();
-  const lines = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').trim().split('\n');
-  expect(lines[0]).toBe('Agent code,Agent name,Head office code,Head office name,Bank code,Bank name,Address line 1,Address line 2,City,State,Phone,Payout type');
+  const lines = readFileSync(file, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\n');
+  expect(lines[0]).toBe(
+    'Agent code,Agent name,Head office code,Head office name,Bank code,Bank name,Address line 1,Address line 2,City,State,Phone,Payout type',
+  );
   expect(lines).toHaveLength(total + 1);
   expect(lines[1]).toContain(code);
 });
 
-test('delivery mode 04 points to the branch finder and hints the [Bank Name], [Branch Name] pattern', async ({ page }) => {
+test('delivery mode 04 points to the branch finder and hints the [Bank Name], [Branch Name] pattern', async ({
+  page,
+}) => {
   await page.goto('/agents');
   await chooseCountry(page, 'IN', /India \(IN\)/);
   // India offers account transfer only as 04.
   await expect(page).toHaveURL(/receivingCountry=IN&deliveryMode=04/);
   const pointer = page.getByTestId('branch-finder-pointer');
   await expect(pointer).toContainText('branch finder');
-  await expect(page.getByText('Case-sensitive. With mode 04 use the pattern [Bank Name], [Branch Name].')).toBeVisible();
+  await expect(
+    page.getByText('Case-sensitive. With mode 04 use the pattern [Bank Name], [Branch Name].'),
+  ).toBeVisible();
   await expectAccessible(page);
   await pointer.getByRole('link', { name: 'Open branch finder' }).click();
   await expect(page).toHaveURL(/\/branches\?receivingCountry=IN&deliveryMode=04/);

@@ -8,7 +8,8 @@ test('works with the keyboard alone, with a visible focus ring', async ({ page }
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
   const country = page.getByLabel('Receiving country');
-  for (let i = 0; i < 10 && !(await country.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  for (let i = 0; i < 10 && !(await country.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
   await expect(country).toBeFocused();
   await page.keyboard.type('Phil');
   await page.keyboard.press('ArrowDown');
@@ -18,7 +19,8 @@ test('works with the keyboard alone, with a visible focus ring', async ({ page }
 
   // Tab on to the search field and type; the results follow.
   const search = page.getByLabel('Search head office or agent name');
-  for (let i = 0; i < 15 && !(await search.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  for (let i = 0; i < 15 && !(await search.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
   await expect(search).toBeFocused();
   await page.keyboard.type('Cebuana');
   await page.keyboard.press('Enter');
@@ -26,9 +28,12 @@ test('works with the keyboard alone, with a visible focus ring', async ({ page }
 
   // Keyboard focus on a button draws the ring.
   const exportButton = page.getByRole('button', { name: 'Export CSV' });
-  for (let i = 0; i < 10 && !(await exportButton.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  for (let i = 0; i < 10 && !(await exportButton.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
   await expect(exportButton).toBeFocused();
-  const outline = await exportButton.evaluate((el) => getComputedStyle(el).outlineStyle + ' ' + getComputedStyle(el).outlineWidth);
+  const outline = await exportButton.evaluate(
+    (el) => getComputedStyle(el).outlineStyle + ' ' + getComputedStyle(el).outlineWidth,
+  );
   expect(outline).toBe('solid 3px');
 
   // Screens switch from the keyboard too.

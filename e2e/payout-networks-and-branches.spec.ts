@@ -41,13 +41,18 @@ test('branch finder for Bangladesh: head office, bank, district filter, empty re
 
   // Routing number copies in one click.
   const routing = (await rows.first().locator('td').nth(1).locator('code').textContent())!;
-  await page.getByRole('button', { name: `Copy routing number ${routing}` }).first().click();
+  await page
+    .getByRole('button', { name: `Copy routing number ${routing}` })
+    .first()
+    .click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(routing);
 
   // A bank code no head office pays into gives an empty result, and the screen says so (issue #14 tests the other
   // causes).
   await page.getByLabel('Bank code / routing number').fill('999');
-  await expect(page.getByText(/No branch of BD with the code 999 and bank name "SONALI", district "Sylhet" under any head office/)).toBeVisible();
+  await expect(
+    page.getByText(/No branch of BD with the code 999 and bank name "SONALI", district "Sylhet" under any head office/),
+  ).toBeVisible();
 
   // Reload keeps every filter.
   await page.reload();
@@ -72,7 +77,9 @@ test('branch finder for India has no district field', async ({ page }) => {
 
 test('branch finder with another mode offers to switch to 04', async ({ page }) => {
   await page.goto('/branches?receivingCountry=BD&deliveryMode=01');
-  await expect(page.getByText('Bank branches serve delivery mode 04 (Account Transfer to Other Bank) only.')).toBeVisible();
+  await expect(
+    page.getByText('Bank branches serve delivery mode 04 (Account Transfer to Other Bank) only.'),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Switch to 04' }).click();
   await expect(page).toHaveURL(/deliveryMode=04/);
   await expect(page.getByRole('table', { name: 'Bank branches' })).toBeVisible();

@@ -1,6 +1,8 @@
 import { chooseCountry, expect, expectAccessible, test } from './fixtures';
 
-test('asks for the agent correspondent id, checks its pattern, keeps it and lets the teller change it', async ({ page }) => {
+test('asks for the agent correspondent id, checks its pattern, keeps it and lets the teller change it', async ({
+  page,
+}) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await expectAccessible(page);
@@ -8,7 +10,9 @@ test('asks for the agent correspondent id, checks its pattern, keeps it and lets
   const idField = page.getByLabel('Agent correspondent id');
   await idField.fill('ab12');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByText(/must be two upper-case letters followed by four upper-case letters or digits/)).toBeVisible();
+  await expect(
+    page.getByText(/must be two upper-case letters followed by four upper-case letters or digits/),
+  ).toBeVisible();
 
   await idField.fill('AB12CD');
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -52,5 +56,9 @@ test('the built portal has no inline script, so a strict script-src CSP holds', 
   expect(await (await request.get('/branches?receivingCountry=BD&deliveryMode=04', page)).text()).toBe(html);
   expect((await request.get('/v1/nothing-here', page)).status()).toBe(404);
   expect((await request.get('/assets/nothing-here.js.map', page)).status()).toBe(404);
-  expect((await request.get('/branches?receivingCountry=BD&deliveryMode=04', { headers: { accept: 'application/json' } })).status()).toBe(404);
+  expect(
+    (
+      await request.get('/branches?receivingCountry=BD&deliveryMode=04', { headers: { accept: 'application/json' } })
+    ).status(),
+  ).toBe(404);
 });

@@ -27,7 +27,8 @@ function steps() {
 }
 
 /** The result rows, whichever form the screen gives them (table rows on a desktop, cards on a phone). */
-const results = (page: Page, name: string) => page.getByRole('table', { name }).locator('tbody tr').or(page.getByRole('list', { name }).getByRole('listitem'));
+const results = (page: Page, name: string) =>
+  page.getByRole('table', { name }).locator('tbody tr').or(page.getByRole('list', { name }).getByRole('listitem'));
 
 /** axe measures a tooltip mid-fade as low contrast: the pointer leaves the copy button and the tooltip goes first. */
 async function settleTooltips(page: Page) {
@@ -50,7 +51,9 @@ for (const viewport of VIEWPORTS) {
       await chooseCountry(page, step, 'Bangla', /Bangladesh \(BD\)/);
       await step.do(() => page.getByRole('combobox', { name: 'Delivery mode' }).click());
       await step.do(() => page.getByRole('option', { name: /^04/ }).click());
-      await step.do(() => typeLikeAPerson(page.getByLabel('Search head office or agent name'), ['SONALI BANK, AGRA', 'BAD']));
+      await step.do(() =>
+        typeLikeAPerson(page.getByLabel('Search head office or agent name'), ['SONALI BANK, AGRA', 'BAD']),
+      );
       const row = results(page, 'Agents').filter({ hasText: '200150163' }).first();
       await expect(row).toContainText('SONALI BANK LIMITED');
       await step.do(() => row.getByRole('button', { name: 'Copy routing number 200150163' }).click());
@@ -67,7 +70,9 @@ for (const viewport of VIEWPORTS) {
       await chooseCountry(page, step, 'mex', /Mexico \(MX\)/);
       await step.do(() => page.getByRole('combobox', { name: 'State' }).click());
       await step.do(() => page.getByRole('option', { name: /Jalisco/ }).click());
-      await step.do(() => typeLikeAPerson(page.getByLabel('Search head office or agent name'), ['OXXO', ' Zapo', 'pan']));
+      await step.do(() =>
+        typeLikeAPerson(page.getByLabel('Search head office or agent name'), ['OXXO', ' Zapo', 'pan']),
+      );
       await expect(page.getByLabel('Search head office or agent name')).toHaveValue('OXXO Zapopan');
       await expect(page).toHaveURL(/state=JAL&search=OXXO(\+|%20)Zapopan/);
       const first = results(page, 'Agents').first();

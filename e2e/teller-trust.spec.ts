@@ -5,8 +5,10 @@ import { expect, expectAccessible, paste, signIn, test, typeLikeAPerson } from '
 
 test.beforeEach(async ({ page }) => signIn(page));
 
-const agentRows = (page: import('@playwright/test').Page) => page.getByRole('table', { name: 'Agents' }).locator('tbody tr');
-const branchRows = (page: import('@playwright/test').Page) => page.getByRole('table', { name: 'Bank branches' }).locator('tbody tr');
+const agentRows = (page: import('@playwright/test').Page) =>
+  page.getByRole('table', { name: 'Agents' }).locator('tbody tr');
+const branchRows = (page: import('@playwright/test').Page) =>
+  page.getByRole('table', { name: 'Bank branches' }).locator('tbody tr');
 
 test('1. no typed character is lost when the URL catches up with a pause mid-word', async ({ page }) => {
   await page.goto('/agents?receivingCountry=MX&deliveryMode=01&state=JAL');
@@ -44,8 +46,12 @@ test('1. no typed character is lost when the URL catches up with a pause mid-wor
   await expect(location).toHaveValue('agrabad corporate');
 });
 
-test('2. results on screen belong to the fields on screen: invalid input hides them, pending input marks them, pasted codes are trimmed', async ({ page }) => {
-  await page.goto('/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=ICICIN&bankCode=BARB0AKHABA');
+test('2. results on screen belong to the fields on screen: invalid input hides them, pending input marks them, pasted codes are trimmed', async ({
+  page,
+}) => {
+  await page.goto(
+    '/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=ICICIN&bankCode=BARB0AKHABA',
+  );
   await expect(branchRows(page)).toHaveCount(1);
   const copy = page.getByRole('button', { name: 'Copy routing number BARB0AKHABA' });
   await expect(copy).toBeVisible();
@@ -93,9 +99,16 @@ test('3. a request leaves about 300 ms after the last key; Enter sends it at onc
         const requests = performance
           .getEntriesByType('resource')
           .filter((e) => e.name.includes('/v1/agents?') && !e.name.includes('pageNumber='));
-        const request = requests.find((e) => e.name.includes(query) && !e.name.includes(`${query}+`) && new URL(e.name).searchParams.get('search') === text);
+        const request = requests.find(
+          (e) =>
+            e.name.includes(query) &&
+            !e.name.includes(`${query}+`) &&
+            new URL(e.name).searchParams.get('search') === text,
+        );
         return {
-          delay: request ? Math.round(request.startTime - (window as unknown as { times: Record<string, number> }).times[which]) : null,
+          delay: request
+            ? Math.round(request.startTime - (window as unknown as { times: Record<string, number> }).times[which])
+            : null,
           searches: requests.map((e) => new URL(e.name).searchParams.get('search')),
         };
       },
@@ -129,19 +142,25 @@ test('4. every empty state names its actual cause, and a page past the end leads
 
   // An unknown head office.
   await page.goto('/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=ZZZZZZ');
-  await expect(empty).toHaveText('Head office ZZZZZZ is not one of the mode-04 payout networks of BD: choose one from the list.');
+  await expect(empty).toHaveText(
+    'Head office ZZZZZZ is not one of the mode-04 payout networks of BD: choose one from the list.',
+  );
 
   // A malformed IFSC.
   await page.goto('/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=ICICIN');
   await expect(branchRows(page).first()).toBeVisible();
   await typeLikeAPerson(page.getByLabel('Bank code / routing number'), ['SBIN', '00003']);
-  await expect(empty).toHaveText('No branches: "SBIN00003" is not a bank code of 4 letters or an IFSC (4 letters, 0, then 6 letters or digits).');
+  await expect(empty).toHaveText(
+    'No branches: "SBIN00003" is not a bank code of 4 letters or an IFSC (4 letters, 0, then 6 letters or digits).',
+  );
 
   // A bank outside the head office: the head offices that do pay into it, one click away.
   await page.goto('/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=SONLBD');
   await expect(branchRows(page).first()).toBeVisible();
   await typeLikeAPerson(page.getByLabel('Bank code / routing number'), ['02', '0']);
-  await expect(empty).toContainText('SONALI BANK LIMITED (SONLBD) does not pay into 020: a bank code must belong to the chosen head office. Head offices that do: BRAC BANK LIMITED (BRACBD).');
+  await expect(empty).toContainText(
+    'SONALI BANK LIMITED (SONLBD) does not pay into 020: a bank code must belong to the chosen head office. Head offices that do: BRAC BANK LIMITED (BRACBD).',
+  );
   await empty.getByRole('button', { name: 'BRAC BANK LIMITED (BRACBD)' }).click();
   await expect(page).toHaveURL(/receivingAgentHeadOfficeCode=BRACBD/);
   await expect(branchRows(page).first()).toContainText('020');
@@ -159,7 +178,9 @@ test('4. every empty state names its actual cause, and a page past the end leads
   await expect(empty).toContainText('No agents match "oxxo". The search is case-sensitive');
 });
 
-test('5. the mode-04 agent list shows the bank, and the branch finder opens on the typed bank, branch and head office', async ({ page }) => {
+test('5. the mode-04 agent list shows the bank, and the branch finder opens on the typed bank, branch and head office', async ({
+  page,
+}) => {
   await page.goto('/agents?receivingCountry=BD&deliveryMode=04');
   await expect(agentRows(page).first()).toBeVisible();
   await typeLikeAPerson(page.getByLabel('Search head office or agent name'), ['SONALI BA', 'NK, AGRA', 'BAD']);
@@ -167,7 +188,12 @@ test('5. the mode-04 agent list shows the bank, and the branch finder opens on t
   const row = agentRows(page).filter({ hasText: '200150163' }).first();
   await expect(row).toContainText('SONALI BANK LIMITED');
   await expect(page.getByRole('columnheader', { name: 'Bank' })).toBeVisible();
-  const headOffice = (await agentRows(page).first().getByRole('button', { name: /^Copy head office code/ }).getAttribute('aria-label'))!.split(' ').pop()!;
+  const headOffice = (await agentRows(page)
+    .first()
+    .getByRole('button', { name: /^Copy head office code/ })
+    .getAttribute('aria-label'))!
+    .split(' ')
+    .pop()!;
   await expectAccessible(page);
 
   await page.getByTestId('branch-finder-pointer').getByRole('link', { name: 'Open branch finder' }).click();
@@ -178,7 +204,9 @@ test('5. the mode-04 agent list shows the bank, and the branch finder opens on t
   await expect(branchRows(page).filter({ hasText: '200150163' })).toHaveCount(1);
 });
 
-test('6. a screen that cannot be loaded keeps the app bar and tabs, says so, and loads once the server is back', async ({ page }) => {
+test('6. a screen that cannot be loaded keeps the app bar and tabs, says so, and loads once the server is back', async ({
+  page,
+}) => {
   await page.goto('/agents?receivingCountry=BD&deliveryMode=04');
   await expect(agentRows(page).first()).toBeVisible();
   await page.route('**/assets/branches-*.js', (route) => route.abort());
@@ -220,7 +248,9 @@ test('8. a mistyped URL parameter reaches the API and its 400 is shown', async (
   await expect(alert.getByTestId('correlation-id')).toBeVisible();
 });
 
-test('9. CSV export: every matching row, filters in the file name, BOM, codes as text, formulas neutralised', async ({ page }) => {
+test('9. CSV export: every matching row, filters in the file name, BOM, codes as text, formulas neutralised', async ({
+  page,
+}) => {
   await page.goto('/agents?receivingCountry=MX&deliveryMode=01&state=JAL&search=OXXO');
   await expect(agentRows(page)).toHaveCount(50);
   const total = Number((await page.getByTestId('result-total').textContent())!.replace(/\D/g, ''));
@@ -230,12 +260,16 @@ test('9. CSV export: every matching row, filters in the file name, BOM, codes as
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const file = await download;
-  expect(file.suggestedFilename()).toBe(`agents_receivingCountry-MX_deliveryMode-01_state-JAL_search-OXXO_all-${total}.csv`);
+  expect(file.suggestedFilename()).toBe(
+    `agents_receivingCountry-MX_deliveryMode-01_state-JAL_search-OXXO_all-${total}.csv`,
+  );
   const bytes = readFileSync(await file.path());
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const lines = bytes.toString('utf8').slice(1).trim().split('\n');
   expect(lines).toHaveLength(total + 1);
-  expect(lines[0]).toBe('Agent code,Agent name,Head office code,Head office name,Bank code,Bank name,Address line 1,Address line 2,City,State,Phone,Payout type');
+  expect(lines[0]).toBe(
+    'Agent code,Agent name,Head office code,Head office name,Bank code,Bank name,Address line 1,Address line 2,City,State,Phone,Payout type',
+  );
   // Codes as text (="…"), phone numbers starting with + neutralised, accents intact.
   expect(lines[1]).toMatch(/^"=""[A-Z0-9]+""",/);
   expect(lines.slice(1).every((line) => !/,[=+\-@]/.test(line.replace(/"=""[A-Za-z0-9]+"""/g, '')))).toBe(true);
@@ -243,7 +277,9 @@ test('9. CSV export: every matching row, filters in the file name, BOM, codes as
   expect(bytes.toString('utf8')).toContain('Jalisco');
 
   // Bangladesh routing numbers keep their leading zero.
-  await page.goto('/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=SONLBD&bankCode=010150166');
+  await page.goto(
+    '/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=SONLBD&bankCode=010150166',
+  );
   await expect(branchRows(page)).toHaveCount(1);
   const second = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
@@ -265,13 +301,17 @@ test('10. a place under either name: Chittagong finds Chattogram, and the state 
 });
 
 test('11. counts are in the right number: "1 branch", "1 payout network"', async ({ page }) => {
-  await page.goto('/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=ICICIN&bankCode=BARB0AKHABA');
+  await page.goto(
+    '/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=ICICIN&bankCode=BARB0AKHABA',
+  );
   await expect(page.getByTestId('result-total')).toHaveText('1 branch');
   await page.goto('/payout-networks?receivingCountry=BD&deliveryMode=05');
   await expect(page.getByTestId('result-total')).toHaveText('1 payout network');
 });
 
-test('12. on a 390 px phone: filters folded, results as cards near the top, nothing sideways, every tab and page button reachable', async ({ page }) => {
+test('12. on a 390 px phone: filters folded, results as cards near the top, nothing sideways, every tab and page button reachable', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=SONLBD');
   const cards = page.getByRole('list', { name: 'Bank branches' }).getByRole('listitem');

@@ -37,7 +37,10 @@ rmSync(dirname(seeded), { recursive: true, force: true });
 await (await openStore({ dataDir: dirname(seeded) })).close();
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' / ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
 const loadBefore = load();
 const rows: string[] = [];
 for (const size of sizes) {
@@ -49,14 +52,20 @@ for (const size of sizes) {
     rmSync(dataDir, { recursive: true, force: true });
     mkdirSync(dataDir, { recursive: true });
     copyFileSync(seeded, join(dataDir, SQLITE_FILE_NAME));
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join('scripts', 'import.ts'), 'branches', file, '--json'], {
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
-      maxBuffer: 64 * 2 ** 20,
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', join('scripts', 'import.ts'), 'branches', file, '--json'],
+      {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+        maxBuffer: 64 * 2 ** 20,
+      },
+    );
     const report = JSON.parse(stdout) as ImportReport;
     reports.push(report);
     const s = report.seconds;
-    console.error(`${size} rows, run ${run}: committed at ${s.commit.toFixed(2)} s (${report.rowsPerSecond} rows/s), done at ${s.total.toFixed(2)} s`);
+    console.error(
+      `${size} rows, run ${run}: committed at ${s.commit.toFixed(2)} s (${report.rowsPerSecond} rows/s), done at ${s.total.toFixed(2)} s`,
+    );
   }
   const commit = median(reports.map((r) => r.seconds.commit));
   const total = median(reports.map((r) => r.seconds.total));

@@ -34,7 +34,12 @@ export function measure(dir = portalDir): { chunks: ChunkSize[]; initialGzipByte
     .map((name) => {
       const file = `assets/${name}`;
       const content = readFileSync(join(dir, file));
-      return { file, bytes: content.length, gzipBytes: gzipSync(content, { level: 9 }).length, initial: initial.has(file) };
+      return {
+        file,
+        bytes: content.length,
+        gzipBytes: gzipSync(content, { level: 9 }).length,
+        initial: initial.has(file),
+      };
     })
     .sort((a, b) => Number(b.initial) - Number(a.initial) || b.gzipBytes - a.gzipBytes);
   const initialGzipBytes = chunks.filter((c) => c.initial).reduce((sum, c) => sum + c.gzipBytes, 0);
@@ -49,7 +54,8 @@ function main() {
   }
   const { chunks, initialGzipBytes } = measure();
   console.log(`${'chunk'.padEnd(48)} ${'raw KB'.padStart(7)} ${'gzip KB'.padStart(7)}  load`);
-  for (const c of chunks) console.log(`${c.file.padEnd(48)} ${kb(c.bytes)} ${kb(c.gzipBytes)}  ${c.initial ? 'initial' : 'lazy'}`);
+  for (const c of chunks)
+    console.log(`${c.file.padEnd(48)} ${kb(c.bytes)} ${kb(c.gzipBytes)}  ${c.initial ? 'initial' : 'lazy'}`);
   const total = initialGzipBytes / 1024;
   console.log(`\nInitial JS: ${total.toFixed(1)} KB gzip (budget ${INITIAL_JS_BUDGET_KB} KB)`);
   if (total > INITIAL_JS_BUDGET_KB) {

@@ -11,14 +11,21 @@ import { exportCsv } from '../src/server/importer/exporter';
 const USAGE = 'usage: npm run export -- <branches|partners|agents> [--out file.csv] [--country XX]';
 
 async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, country: { type: 'string' } } });
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { out: { type: 'string' }, country: { type: 'string' } },
+  });
   const [kind] = positionals;
   if (positionals.length !== 1 || !IMPORT_KINDS.includes(kind as ImportKind)) {
     console.error(USAGE);
     return 2;
   }
   const config = loadConfig();
-  const store = await openStore({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, log: (m) => console.error(m) });
+  const store = await openStore({
+    dataDir: config.DATA_DIR,
+    databaseUrl: config.DATABASE_URL,
+    log: (m) => console.error(m),
+  });
   try {
     const { csv, rows } = await exportCsv(store, kind as ImportKind, { country: values.country?.toUpperCase() });
     if (values.out) {

@@ -1,6 +1,12 @@
 import { parseArgs } from 'node:util';
 import { openStore } from '../src/server/open-store';
-import { DEFAULT_GENERATED_SEED, dataSetHash, generateSeedFiles, generatedDataSet, writeSeedFiles } from '../src/server/seed/generate';
+import {
+  DEFAULT_GENERATED_SEED,
+  dataSetHash,
+  generateSeedFiles,
+  generatedDataSet,
+  writeSeedFiles,
+} from '../src/server/seed/generate';
 import { STORE_OPTIONS, storeChoice } from './lib/store-options';
 
 // npm run gen -- --branches 1000000 --agents 500000 [--seed 7] [--out dir] [--store sqlite|postgres]

@@ -9,7 +9,8 @@ import { formatReport } from '../src/server/importer/report';
 // npm run import -- <branches|partners|agents> <file> [--dry-run] [--skip-invalid] [--json]
 // --json prints the report (every problem, the outcome, the phase times) as JSON instead of text.
 // Exit codes: 0 applied (or a clean dry run), 1 bad rows or file problems, 2 wrong usage or store failure.
-const USAGE = 'usage: npm run import -- <branches|partners|agents> <file.csv|file.json> [--dry-run] [--skip-invalid] [--json]';
+const USAGE =
+  'usage: npm run import -- <branches|partners|agents> <file.csv|file.json> [--dry-run] [--skip-invalid] [--json]';
 
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -26,11 +27,19 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const store = await openStore({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, log: (m) => console.error(m) });
+  const store = await openStore({
+    dataDir: config.DATA_DIR,
+    databaseUrl: config.DATABASE_URL,
+    log: (m) => console.error(m),
+  });
   // Bars (validating, writing: they run side by side on a large file) are for people watching a terminal;
   // logs and pipes get the phase lines, a line at each quarter of each, and the summary.
   const bars = process.stderr.isTTY
-    ? new MultiBar({ stream: process.stderr, format: '{phase} {bar} {percentage}% | {value}/{total} rows | {speed} rows/s', hideCursor: true })
+    ? new MultiBar({
+        stream: process.stderr,
+        format: '{phase} {bar} {percentage}% | {value}/{total} rows | {speed} rows/s',
+        hideCursor: true,
+      })
     : null;
   const barOf = new Map<string, SingleBar>();
   const quartersLogged = new Map<string, number>();

@@ -10,7 +10,11 @@ async function main() {
   if (!isPostgresUrl(config.DATABASE_URL)) {
     throw new Error('DATABASE_URL must be a postgres:// URL (the SQLite store migrates itself when it opens).');
   }
-  const store = PgStore.open({ connectionString: config.DATABASE_URL, statementTimeoutMs: 600_000, connectTimeoutMs: config.PG_CONNECT_TIMEOUT_MS });
+  const store = PgStore.open({
+    connectionString: config.DATABASE_URL,
+    statementTimeoutMs: 600_000,
+    connectTimeoutMs: config.PG_CONNECT_TIMEOUT_MS,
+  });
   try {
     const applied = await store.migrate();
     console.log(applied.length ? `Applied ${applied.join(', ')}.` : 'Schema is up to date.');

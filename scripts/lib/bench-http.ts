@@ -40,7 +40,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     ],
   });
   const expected = String(options.expectedStatus ?? 200);
-  const statusCounts = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
+  const statusCounts =
+    (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const unexpected = Object.entries(statusCounts)
     .filter(([status]) => status !== expected)
     .reduce((sum, [, { count }]) => sum + Number(count), 0);

@@ -14,10 +14,16 @@ export const STORE_OPTIONS = {
 /** The benchmark's own folder (git-ignored), so generating never replaces a development data set in var/. */
 export const BENCH_DIR = join(process.cwd(), '.bench');
 
-export interface StoreChoice { dataDir: string; databaseUrl?: string }
+export interface StoreChoice {
+  dataDir: string;
+  databaseUrl?: string;
+}
 
 export function storeChoice(values: { store?: string; 'data-dir'?: string; 'database-url'?: string }): StoreChoice {
-  const config = loadConfig({ ...process.env, DATA_DIR: values['data-dir'] ?? process.env.BENCH_DATA_DIR ?? join(BENCH_DIR, 'data') });
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: values['data-dir'] ?? process.env.BENCH_DATA_DIR ?? join(BENCH_DIR, 'data'),
+  });
   if (values.store === 'postgres') {
     const databaseUrl = values['database-url'] ?? config.DATABASE_URL;
     if (!databaseUrl) throw new Error('--store postgres needs --database-url postgres://… (or DATABASE_URL)');

@@ -9,8 +9,18 @@ export interface BankCodeFormat {
 }
 
 export const BANK_CODE_FORMATS: Readonly<Record<string, BankCodeFormat>> = {
-  IN: { bank: /^[A-Z]{4}$/, bankDescription: 'a bank code of 4 letters', branch: /^[A-Z]{4}0[A-Z0-9]{6}$/, branchDescription: 'an IFSC (4 letters, 0, then 6 letters or digits)' },
-  BD: { bank: /^\d{3}$/, bankDescription: 'a bank code of 3 digits', branch: /^\d{9}$/, branchDescription: 'a routing number of 9 digits' },
+  IN: {
+    bank: /^[A-Z]{4}$/,
+    bankDescription: 'a bank code of 4 letters',
+    branch: /^[A-Z]{4}0[A-Z0-9]{6}$/,
+    branchDescription: 'an IFSC (4 letters, 0, then 6 letters or digits)',
+  },
+  BD: {
+    bank: /^\d{3}$/,
+    bankDescription: 'a bank code of 3 digits',
+    branch: /^\d{9}$/,
+    branchDescription: 'a routing number of 9 digits',
+  },
   NG: { bank: /^\d{3}$/, bankDescription: 'a CBN bank code of 3 digits' },
 };
 

@@ -26,8 +26,12 @@ const uuidShaped = (description: string) =>
 
 export const lookupHeaders = z.object({
   'x-fapi-financial-id': financialId,
-  'x-correlation-id': uuidShaped('Identifies the request for troubleshooting; echoed back, generated when absent.').optional(),
-  'x-idempotency-key': uuidShaped('Identifies the request for idempotency (UUID v4 suggested); echoed back.').optional(),
+  'x-correlation-id': uuidShaped(
+    'Identifies the request for troubleshooting; echoed back, generated when absent.',
+  ).optional(),
+  'x-idempotency-key': uuidShaped(
+    'Identifies the request for idempotency (UUID v4 suggested); echoed back.',
+  ).optional(),
 });
 export type LookupHeaders = z.infer<typeof lookupHeaders>;
 
@@ -39,7 +43,9 @@ export const PAYOUT_TYPES = {
   C: 'Payout anywhere within the country',
   O: 'Others (normal agent selection, other than anywhere payout)',
 } as const;
-export const payoutType = z.enum(['N', 'C', 'O']).meta({ description: 'N network-wide, C country-wide, O normal agent selection.' });
+export const payoutType = z
+  .enum(['N', 'C', 'O'])
+  .meta({ description: 'N network-wide, C country-wide, O normal agent selection.' });
 export type PayoutType = z.infer<typeof payoutType>;
 
 /** Delivery mode 04 is served from bank branches (spec §1, §4.1 rule 1). */
@@ -50,12 +56,17 @@ export const ACCOUNT_TRANSFER_TO_OTHER_BANK = 4;
  */
 export const DISTRICT_COUNTRY = 'BD';
 
-export const deliveryModeCode = z.string().regex(/^\d{2}$/).meta({ description: 'Two-digit delivery mode code.', example: '04' });
+export const deliveryModeCode = z
+  .string()
+  .regex(/^\d{2}$/)
+  .meta({ description: 'Two-digit delivery mode code.', example: '04' });
 
 // ---------------------------------------------------------------------------------------------------------
 // Query parameters
 
-export const receivingCountryParam = queryString('ISO 3166-1 alpha-2 code of a served receiving country (GET /v1/receiving-countries).')
+export const receivingCountryParam = queryString(
+  'ISO 3166-1 alpha-2 code of a served receiving country (GET /v1/receiving-countries).',
+)
   .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code in upper case, e.g. "IN"')
   .meta({ example: 'BD' });
 
@@ -65,7 +76,9 @@ export const deliveryModeParam = digitsInteger(
   MAX_INT32,
 );
 
-export const stateParam = queryString('State code of the receiving country (GET /v1/states): the ISO 3166-2 subdivision code without the country prefix.')
+export const stateParam = queryString(
+  'State code of the receiving country (GET /v1/states): the ISO 3166-2 subdivision code without the country prefix.',
+)
   .regex(/^[A-Z0-9]{1,3}$/, 'must be a state code of 1 to 3 upper-case letters or digits (GET /v1/states)')
   .meta({ example: 'MH' });
 
@@ -109,7 +122,9 @@ export type PayoutNetworksQuery = z.output<typeof payoutNetworksQuery>;
 export const branchesQuery = z.strictObject({
   receivingCountry: receivingCountryParam,
   deliveryMode: deliveryModeParam,
-  receivingAgentHeadOfficeCode: queryString('Six-character receiving agent head office code (a mode-04 payout network).')
+  receivingAgentHeadOfficeCode: queryString(
+    'Six-character receiving agent head office code (a mode-04 payout network).',
+  )
     .regex(/^[A-Z0-9]{6}$/, 'must be a six-character head office code of upper-case letters or digits')
     .meta({ example: 'BRACBD' }),
   bankName: freeText('Case-insensitive contains on the bank name.').optional(),
@@ -120,7 +135,9 @@ export const branchesQuery = z.strictObject({
     .optional(),
   branchLocation: freeText('Case-insensitive contains on Address Line 1.').optional(),
   address: freeText('Case-insensitive contains on Address Line 2.').optional(),
-  district: freeText('Case-insensitive contains on District; only when the receiving country is Bangladesh.').optional(),
+  district: freeText(
+    'Case-insensitive contains on District; only when the receiving country is Bangladesh.',
+  ).optional(),
   pageNumber: pageNumberParam,
   pageSize: pageSizeParam,
 });
@@ -162,7 +179,9 @@ export const agent = z
   .object({
     receivingAgentHeadOfficeCode: z.string().meta({ example: 'OXXOMX' }),
     headOfficeName: z.string(),
-    agentCode: z.string().meta({ description: 'Code of the paying location (for delivery mode 04: the routing number or bank-branch id).' }),
+    agentCode: z.string().meta({
+      description: 'Code of the paying location (for delivery mode 04: the routing number or bank-branch id).',
+    }),
     agentName: z.string(),
     addressLine1: z.string().nullable(),
     addressLine2: z.string().nullable(),
@@ -198,7 +217,10 @@ export const bankBranch = z
     receivingAgentHeadOfficeCode: z.string(),
     bankCode: z.string(),
     bankName: z.string(),
-    routingNumber: z.string().nullable().meta({ description: 'IFSC (India), 9-digit routing number (Bangladesh); null for Nigeria.' }),
+    routingNumber: z
+      .string()
+      .nullable()
+      .meta({ description: 'IFSC (India), 9-digit routing number (Bangladesh); null for Nigeria.' }),
     branchName: z.string(),
     branchLocation: z.string().nullable().meta({ description: 'Address Line 1.' }),
     address: z.string().nullable().meta({ description: 'Address Line 2.' }),
@@ -277,7 +299,10 @@ export const dataSource = z
     file: z.string().meta({ example: 'BD.csv' }),
     sha256: z.string().meta({ description: 'SHA-256 of the file as imported (empty for generated data).' }),
     rows: z.number().int(),
-    countries: z.array(z.string()).optional().meta({ description: 'Receiving countries whose rows the file supplies (branch files replace per country).' }),
+    countries: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'Receiving countries whose rows the file supplies (branch files replace per country).' }),
     importedAt: z.string().meta({ description: 'ISO 8601 time of the import.' }),
   })
   .meta({ id: 'DataSource' });

@@ -15,5 +15,8 @@ export const readyResponse = z.object({
       buildMs: z.number().int(),
       bytes: z.record(z.string(), z.number().int()),
     })
-    .meta({ description: 'The in-memory search index answering the agent list and bank branches: its data version, rows, last build time and size by part.' }),
+    .meta({
+      description:
+        'The in-memory search index answering the agent list and bank branches: its data version, rows, last build time and size by part.',
+    }),
 });

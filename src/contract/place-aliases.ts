@@ -17,7 +17,9 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The other names of a place of the country ([] when it has none). */
 export function otherPlaceNames(receivingCountry: string, name: string): string[] {
-  const entry = (PLACE_ALIASES[receivingCountry] ?? []).find((names) => names.some((n) => n.toLowerCase() === name.trim().toLowerCase()));
+  const entry = (PLACE_ALIASES[receivingCountry] ?? []).find((names) =>
+    names.some((n) => n.toLowerCase() === name.trim().toLowerCase()),
+  );
   return entry ? entry.filter((n) => n.toLowerCase() !== name.trim().toLowerCase()) : [];
 }
 
@@ -26,7 +28,8 @@ export function withPlaceAliases(receivingCountry: string, label: string): strin
   const also = new Set<string>();
   for (const names of PLACE_ALIASES[receivingCountry] ?? []) {
     const present = names.find((n) => new RegExp(`\\b${escape(n)}\\b`, 'i').test(label));
-    if (present) for (const n of names) if (n !== present && !new RegExp(`\\b${escape(n)}\\b`, 'i').test(label)) also.add(n);
+    if (present)
+      for (const n of names) if (n !== present && !new RegExp(`\\b${escape(n)}\\b`, 'i').test(label)) also.add(n);
   }
   return also.size ? `${label} (${[...also].join(', ')})` : label;
 }
@@ -44,7 +47,8 @@ export function placeNameVariants(receivingCountry: string, text: string): strin
       next.push(variant);
       const present = names.find((n) => new RegExp(`\\b${escape(n)}\\b`, 'i').test(variant));
       if (!present) continue;
-      for (const other of names) if (other !== present) next.push(variant.replace(new RegExp(`\\b${escape(present)}\\b`, 'gi'), other));
+      for (const other of names)
+        if (other !== present) next.push(variant.replace(new RegExp(`\\b${escape(present)}\\b`, 'gi'), other));
     }
     variants = next;
   }

@@ -60,6 +60,13 @@ export function digitsInteger(description: string, min: number, max: number) {
     })
     .meta({
       description,
-      override: { type: 'integer', format: 'int32', minimum: min, maximum: max, pattern: undefined, minLength: undefined },
+      override: {
+        type: 'integer',
+        format: 'int32',
+        minimum: min,
+        maximum: max,
+        pattern: undefined,
+        minLength: undefined,
+      },
     });
 }

@@ -13,7 +13,15 @@ import crossOrigin from './plugins/external/cors';
 import access, { type AccessOptions } from './plugins/app/access';
 import audit from './plugins/app/audit';
 import metrics, { type MetricsOptions } from './plugins/app/metrics';
-import { DEFAULT_LIMITS, capConnectionsPerAddress, clientErrorAsProblem, type Limits, hostRequired, requestTargetLimit, wellFormedQueryEscapes } from './plugins/app/limits';
+import {
+  DEFAULT_LIMITS,
+  capConnectionsPerAddress,
+  clientErrorAsProblem,
+  type Limits,
+  hostRequired,
+  requestTargetLimit,
+  wellFormedQueryEscapes,
+} from './plugins/app/limits';
 import operationsRoutes from './routes/operations';
 import { ReferenceCache } from './reference-cache';
 import { SearchService } from './search/search-service';
@@ -166,7 +174,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // The database is down or too slow: tell the client when to retry; the pool reconnects by itself.
       request.log.warn({ err: error }, 'store unavailable');
       reply.header('retry-after', String(error.retryAfterSeconds));
-      return sendProblem(request, reply, 'unavailable', 'The lookup data is temporarily unavailable; retry after the time in Retry-After.');
+      return sendProblem(
+        request,
+        reply,
+        'unavailable',
+        'The lookup data is temporarily unavailable; retry after the time in Retry-After.',
+      );
     }
     if (error instanceof ProblemError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
@@ -183,7 +196,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return sendProblem(request, reply, 'unavailable', 'The service is temporarily unavailable; try again shortly.');
     }
     request.log.error({ err: error }, 'request failed');
-    return sendProblem(request, reply, 'internal', 'The request could not be completed. Quote the correlation id to support.');
+    return sendProblem(
+      request,
+      reply,
+      'internal',
+      'The request could not be completed. Quote the correlation id to support.',
+    );
   });
 
   const portalDir = options.portalDir;
@@ -194,7 +212,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (allowed) {
       const allow = [...allowed].sort().join(', ');
       reply.header('allow', allow);
-      return sendProblem(request, reply, 'methodNotAllowed', `${request.method} is not allowed on ${path}; allowed: ${allow}.`);
+      return sendProblem(
+        request,
+        reply,
+        'methodNotAllowed',
+        `${request.method} is not allowed on ${path}; allowed: ${allow}.`,
+      );
     }
     // The portal is a single-page app: a portal route (a GET that wants HTML, a path without a file
     // extension, outside /v1 and /assets) gets its index, so deep links work. Anything else is a 404: an
@@ -205,7 +228,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply
       .code(404)
       .type(PROBLEM_CONTENT_TYPE)
-      .send(problemBody('notFound', `No operation at ${request.method} ${path}; see /v1/openapi.json.`, request.correlationId));
+      .send(
+        problemBody(
+          'notFound',
+          `No operation at ${request.method} ${path}; see /v1/openapi.json.`,
+          request.correlationId,
+        ),
+      );
   });
 
   if (options.rateLimit) await app.register(rateLimit, options.rateLimit);

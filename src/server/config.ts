@@ -13,7 +13,12 @@ const flag = (fallback: boolean) =>
 const list = z
   .string()
   .default('')
-  .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean));
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  );
 
 // Configuration comes from the environment only; every variable is documented in README.md.
 const environment = z.object({
@@ -39,7 +44,10 @@ const environment = z.object({
   RATE_LIMIT_PER_ADDRESS_MAX: z.coerce.number().int().min(1).optional(),
   RATE_LIMIT_GLOBAL_MAX: z.coerce.number().int().min(1).optional(),
   // Shared state of several instances (rate-limit counters) lives in Redis when set; in memory otherwise.
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
   REDIS_KEY_PREFIX: z.string().default('rpl:'),
   // Security and operations (README.md, "Security and operations").
   /** false: a missing database file is an error at start instead of being created and seeded. */

@@ -51,7 +51,11 @@ async function main() {
     dataDir: config.DATA_DIR,
     databaseUrl: config.DATABASE_URL,
     seedOnStart: config.SEED_ON_START,
-    postgres: { poolSize: config.PG_POOL_SIZE, statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS, connectTimeoutMs: config.PG_CONNECT_TIMEOUT_MS },
+    postgres: {
+      poolSize: config.PG_POOL_SIZE,
+      statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS,
+      connectTimeoutMs: config.PG_CONNECT_TIMEOUT_MS,
+    },
     log: (m) => console.log(m),
   });
   // Several instances behind a load balancer share their rate-limit counters through Redis.
@@ -82,7 +86,10 @@ async function main() {
     },
   });
 
-  const metricsServer = config.METRICS_PORT === undefined ? undefined : await startMetricsServer(app.metricsRegistry, config.METRICS_PORT, config.METRICS_HOST);
+  const metricsServer =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : await startMetricsServer(app.metricsRegistry, config.METRICS_PORT, config.METRICS_HOST);
 
   // SIGTERM/SIGINT: app.close() stops accepting, lets in-flight requests finish (new ones on kept-alive
   // connections get 503), then the store and Redis close and the process exits 0. Past SHUTDOWN_GRACE_MS it
@@ -100,7 +107,9 @@ async function main() {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   if (cluster.isWorker && cluster.worker?.id !== 1) return;
-  console.log(`Receiving-Partner Lookup is serving on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}/ (API: /v1, reference: /v1/docs)`);
+  console.log(
+    `Receiving-Partner Lookup is serving on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}/ (API: /v1, reference: /v1/docs)`,
+  );
 }
 
 main().catch((error: Error) => {

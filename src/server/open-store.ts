@@ -29,13 +29,19 @@ export async function openStore(options: {
   if (isPostgresUrl(options.databaseUrl)) {
     const pgStore = PgStore.open({ ...options.postgres, connectionString: options.databaseUrl, log });
     // Safe with several instances starting at once: migrations run one at a time under an advisory lock.
-    for (const file of await pgStore.migrate().catch(async (error) => { await pgStore.close(); throw error; })) log(`Applied migration ${file}`);
+    for (const file of await pgStore.migrate().catch(async (error) => {
+      await pgStore.close();
+      throw error;
+    }))
+      log(`Applied migration ${file}`);
     store = pgStore;
     where = 'PostgreSQL';
   } else {
     where = join(options.dataDir, SQLITE_FILE_NAME);
     if (!seedOnStart && !existsSync(where)) {
-      throw new Error(`The database file ${where} does not exist, and SEED_ON_START=false forbids creating it. Restore the file, or start with SEED_ON_START=true to seed it from data/seed.`);
+      throw new Error(
+        `The database file ${where} does not exist, and SEED_ON_START=false forbids creating it. Restore the file, or start with SEED_ON_START=true to seed it from data/seed.`,
+      );
     }
     mkdirSync(options.dataDir, { recursive: true });
     store = openSqliteFile(where);
@@ -49,12 +55,15 @@ export async function openStore(options: {
     log(`Seeding ${where} from data/seed …`);
     const dataSet = buildSeedDataSet();
     await store.replaceDataSet(dataSet);
-    log(`Seeded ${dataSet.branches.length} bank branches, ${dataSet.headOffices.length} head offices, ${dataSet.agents.length} agents in ${Date.now() - started} ms.`);
+    log(
+      `Seeded ${dataSet.branches.length} bank branches, ${dataSet.headOffices.length} head offices, ${dataSet.agents.length} agents in ${Date.now() - started} ms.`,
+    );
   }
   return store;
 }
 
-export const isPostgresUrl = (url: string | undefined): url is string => url !== undefined && /^postgres(ql)?:\/\//.test(url);
+export const isPostgresUrl = (url: string | undefined): url is string =>
+  url !== undefined && /^postgres(ql)?:\/\//.test(url);
 /**
  * Opens the file and checks it is a sound SQLite database before serving from it: a damaged file is a
  * clear error at start, not a 500 on some later lookup.

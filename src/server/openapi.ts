@@ -22,7 +22,10 @@ import {
 // The OpenAPI 3.1 document, generated from the contract's zod schemas: nothing here re-declares a field.
 
 const echoedHeaders = {
-  'x-correlation-id': { description: 'The request\'s correlation id, or a new UUID v4 when it had none.', schema: { type: 'string' as const } },
+  'x-correlation-id': {
+    description: "The request's correlation id, or a new UUID v4 when it had none.",
+    schema: { type: 'string' as const },
+  },
   'x-idempotency-key': { description: 'Echoed when the request carried one.', schema: { type: 'string' as const } },
 };
 
@@ -44,7 +47,7 @@ function lookup({ summary, description, query, response, tag }: LookupOperation)
         400: problemResponse('Bad Request: every invalid parameter and header is named in `errors`.'),
         401: problemResponse('Unauthorized: API keys are enabled and the key is missing or wrong.'),
         403: problemResponse('Forbidden: the correspondent id is not registered, or not bound to the key.'),
-        429: problemResponse('Too Many Requests: the correspondent\'s rate limit is used up; see Retry-After.'),
+        429: problemResponse("Too Many Requests: the correspondent's rate limit is used up; see Retry-After."),
         500: problemResponse('Server Error (no internal detail is given).'),
         503: problemResponse('Server Error: the store is unavailable; see Retry-After.'),
       },
@@ -76,8 +79,7 @@ export const LOOKUP_OPERATIONS = {
   },
   '/v1/payout-networks': {
     summary: 'Get Anywhere Payout Network',
-    description:
-      'Payout networks available for a delivery mode and a receiving country.',
+    description: 'Payout networks available for a delivery mode and a receiving country.',
     query: payoutNetworksQuery,
     response: payoutNetworksResponse,
     tag: 'Lookups',
@@ -92,38 +94,33 @@ export const LOOKUP_OPERATIONS = {
   },
   '/v1/receiving-countries': {
     summary: 'Get Receiving Countries',
-    description:
-      'All served receiving countries with currency and delivery modes.',
+    description: 'All served receiving countries with currency and delivery modes.',
     response: receivingCountriesResponse,
     tag: 'Reference',
   },
   '/v1/types': {
     summary: 'Get Types',
-    description:
-      'The allowed delivery modes (`filter=delivery-modes`).',
+    description: 'The allowed delivery modes (`filter=delivery-modes`).',
     query: deliveryModesQuery,
     response: deliveryModesResponse,
     tag: 'Reference',
   },
   '/v1/states': {
     summary: 'Get States',
-    description:
-      'States of a receiving country: the codes the agent list\'s `state` takes.',
+    description: "States of a receiving country: the codes the agent list's `state` takes.",
     query: statesQuery,
     response: statesResponse,
     tag: 'Reference',
   },
   '/v1/data-status': {
     summary: 'Get Data Status',
-    description:
-      'Which data set is being served: per kind the row count, source file, content hash and import time.',
+    description: 'Which data set is being served: per kind the row count, source file, content hash and import time.',
     response: dataStatusResponse,
     tag: 'Reference',
   },
   '/v1/cities': {
     summary: 'Get Cities',
-    description:
-      'Cities of a state of a receiving country.',
+    description: 'Cities of a state of a receiving country.',
     query: citiesQuery,
     response: citiesResponse,
     tag: 'Reference',

@@ -33,7 +33,12 @@ export class ProblemError extends Error {
   }
 }
 
-export function problemBody(kind: ProblemKind, detail: string, correlationId: string, errors: ProblemParameter[] = []): Problem {
+export function problemBody(
+  kind: ProblemKind,
+  detail: string,
+  correlationId: string,
+  errors: ProblemParameter[] = [],
+): Problem {
   return { ...PROBLEM_TYPES[kind], detail, correlationId, errors };
 }
 

@@ -1,11 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import {
-  ACCOUNT_TRANSFER_TO_OTHER_BANK,
-  DISTRICT_COUNTRY,
-  lookupHeaders,
-  type ProblemParameter,
-} from '../contract';
+import { ACCOUNT_TRANSFER_TO_OTHER_BANK, DISTRICT_COUNTRY, lookupHeaders, type ProblemParameter } from '../contract';
 import { deliveryModeCodeOf } from '../contract/delivery-modes';
 import { ProblemError } from './problems';
 import type { ReferenceCache } from './reference-cache';
@@ -79,7 +74,13 @@ function wellFormedParameters(schema: z.ZodType, query: unknown, invalid: Set<st
 
 const countryProblem = (code: string | undefined, reference: ReferenceCache): ProblemParameter[] =>
   code !== undefined && !reference.country(code)
-    ? [{ name: 'receivingCountry', in: 'query', message: `"${code}" is not a served receiving country; see GET /v1/receiving-countries` }]
+    ? [
+        {
+          name: 'receivingCountry',
+          in: 'query',
+          message: `"${code}" is not a served receiving country; see GET /v1/receiving-countries`,
+        },
+      ]
     : [];
 
 /** receivingCountry is served; deliveryMode is in the catalog and offered for that country (India: 04 only). */
@@ -87,7 +88,11 @@ export const countryAndMode: Semantic<{ receivingCountry?: string; deliveryMode?
   const problems = countryProblem(query.receivingCountry, reference);
   if (query.deliveryMode === undefined) return problems;
   if (!reference.deliveryMode(query.deliveryMode)) {
-    problems.push({ name: 'deliveryMode', in: 'query', message: `${query.deliveryMode} is not a delivery mode; see GET /v1/types?filter=delivery-modes` });
+    problems.push({
+      name: 'deliveryMode',
+      in: 'query',
+      message: `${query.deliveryMode} is not a delivery mode; see GET /v1/types?filter=delivery-modes`,
+    });
     return problems;
   }
   const country = query.receivingCountry ? reference.country(query.receivingCountry) : undefined;
@@ -106,18 +111,42 @@ export const countryOnly: Semantic<{ receivingCountry?: string }> = (query, refe
 
 /** A state must be one of the receiving country's (GET /v1/states). */
 export const stateOfCountry: Semantic<{ receivingCountry?: string; state?: string }> = (query, reference) =>
-  query.state !== undefined && query.receivingCountry && reference.country(query.receivingCountry) && !reference.hasState(query.receivingCountry, query.state)
-    ? [{ name: 'state', in: 'query', message: `"${query.state}" is not a state of ${query.receivingCountry}; see GET /v1/states?receivingCountry=${query.receivingCountry}` }]
+  query.state !== undefined &&
+  query.receivingCountry &&
+  reference.country(query.receivingCountry) &&
+  !reference.hasState(query.receivingCountry, query.state)
+    ? [
+        {
+          name: 'state',
+          in: 'query',
+          message: `"${query.state}" is not a state of ${query.receivingCountry}; see GET /v1/states?receivingCountry=${query.receivingCountry}`,
+        },
+      ]
     : [];
 
 /** Bank branches serve delivery mode 04; district applies to Bangladesh only (spec §4.3). */
-export const branchRules: Semantic<{ receivingCountry?: string; deliveryMode?: number; district?: string }> = (query, reference) => {
+export const branchRules: Semantic<{ receivingCountry?: string; deliveryMode?: number; district?: string }> = (
+  query,
+  reference,
+) => {
   const problems = countryAndMode(query, reference);
-  if (query.deliveryMode !== undefined && query.deliveryMode !== ACCOUNT_TRANSFER_TO_OTHER_BANK && !problems.some((p) => p.name === 'deliveryMode')) {
-    problems.push({ name: 'deliveryMode', in: 'query', message: 'bank branches serve delivery mode 04 (Account Transfer to Other Bank) only' });
+  if (
+    query.deliveryMode !== undefined &&
+    query.deliveryMode !== ACCOUNT_TRANSFER_TO_OTHER_BANK &&
+    !problems.some((p) => p.name === 'deliveryMode')
+  ) {
+    problems.push({
+      name: 'deliveryMode',
+      in: 'query',
+      message: 'bank branches serve delivery mode 04 (Account Transfer to Other Bank) only',
+    });
   }
   if (query.district !== undefined && query.receivingCountry && query.receivingCountry !== DISTRICT_COUNTRY) {
-    problems.push({ name: 'district', in: 'query', message: 'applies only when the receiving country is Bangladesh (BD)' });
+    problems.push({
+      name: 'district',
+      in: 'query',
+      message: 'applies only when the receiving country is Bangladesh (BD)',
+    });
   }
   return problems;
 };

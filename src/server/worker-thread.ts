@@ -8,7 +8,11 @@ import { Worker } from 'node:worker_threads';
  * From source (tsx, vitest) it does not: the worker runs the `.ts` beside it through tsx-worker.mjs, which
  * registers tsx first — a worker thread does not inherit its parent's loader.
  */
-export function startWorker(module: URL, workerData: unknown, options: { resourceLimits?: Worker['resourceLimits'] } = {}): Worker {
+export function startWorker(
+  module: URL,
+  workerData: unknown,
+  options: { resourceLimits?: Worker['resourceLimits'] } = {},
+): Worker {
   if (existsSync(fileURLToPath(module))) return new Worker(module, { workerData, ...options });
   const source = new URL(module.href.replace(/\.js$/, '.ts'));
   return new Worker(new URL('./tsx-worker.mjs', import.meta.url), { workerData, argv: [source.href], ...options });

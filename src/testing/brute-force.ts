@@ -13,7 +13,8 @@ const byCodePoint = (a: string, b: string) => {
   return x.length - y.length;
 };
 const has = (value: string | null, term: string | undefined) => term === undefined || (value ?? '').includes(term);
-const hasFolded = (value: string | null, term: string | undefined) => term === undefined || (value ?? '').toLowerCase().includes(term.toLowerCase());
+const hasFolded = (value: string | null, term: string | undefined) =>
+  term === undefined || (value ?? '').toLowerCase().includes(term.toLowerCase());
 const anyFolded = (value: string | null, country: string, term: string | undefined) =>
   term === undefined || placeNameVariants(country, term).some((variant) => hasFolded(value, variant));
 
@@ -23,12 +24,20 @@ export class BruteForce {
   constructor(private readonly dataSet: DataSet) {
     this.ordered = dataSet.branches
       .map((b, i) => ({ ...b, id: i + 1 }))
-      .sort((x, y) => byCodePoint(x.country, y.country) || byCodePoint(x.bankName, y.bankName) || byCodePoint(x.branchName, y.branchName) || x.id - y.id);
+      .sort(
+        (x, y) =>
+          byCodePoint(x.country, y.country) ||
+          byCodePoint(x.bankName, y.bankName) ||
+          byCodePoint(x.branchName, y.branchName) ||
+          x.id - y.id,
+      );
     this.stateNames = new Map(dataSet.states.map((s) => [`${s.country}|${s.code}`, s.name]));
   }
 
   private offices(country: string, mode: number) {
-    return this.dataSet.headOffices.filter((h) => h.country === country && h.deliveryModes.includes(mode)).sort((x, y) => byCodePoint(x.code, y.code));
+    return this.dataSet.headOffices
+      .filter((h) => h.country === country && h.deliveryModes.includes(mode))
+      .sort((x, y) => byCodePoint(x.code, y.code));
   }
 
   private stateName(country: string, state: string | null) {
@@ -37,7 +46,9 @@ export class BruteForce {
 
   /** Every matching branch record, in answer order. */
   branches(q: Omit<BranchSearch, 'pageNumber' | 'pageSize'>): BankBranch[] {
-    const office = this.offices(q.receivingCountry, q.deliveryMode).find((h) => h.code === q.receivingAgentHeadOfficeCode);
+    const office = this.offices(q.receivingCountry, q.deliveryMode).find(
+      (h) => h.code === q.receivingAgentHeadOfficeCode,
+    );
     if (!office) return [];
     return this.ordered
       .filter(

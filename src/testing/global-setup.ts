@@ -38,7 +38,10 @@ export default async function setup(project: TestProject) {
     console.warn(`Skipping the PostgreSQL engine: ${unreachable}. Set REQUIRE_POSTGRES=1 to make this an error.`);
   } else {
     seededPostgresDatabase = `${runPrefix}_seed`;
-    const pgStore = PgStore.open({ connectionString: await createDatabase(seededPostgresDatabase), statementTimeoutMs: 600_000 });
+    const pgStore = PgStore.open({
+      connectionString: await createDatabase(seededPostgresDatabase),
+      statementTimeoutMs: 600_000,
+    });
     try {
       await pgStore.migrate();
       await pgStore.replaceDataSet(dataSet);

@@ -11,7 +11,11 @@ import { SQLITE_FILE_NAME } from '../server/open-store';
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..');
 
-export interface DataDir { dir: string; file: string; remove(): void }
+export interface DataDir {
+  dir: string;
+  file: string;
+  remove(): void;
+}
 
 /** A private DATA_DIR holding a copy of the seeded store (see global-setup.ts). */
 export function seededDataDir(): DataDir {
@@ -21,10 +25,19 @@ export function seededDataDir(): DataDir {
   return { dir, file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export interface CliRun { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Starts `npm run <script> -- args` the way npm does (tsx), with DATA_DIR set; the caller waits or kills. */
-export function startCli(script: 'import' | 'export', args: string[], dataDir: string): { child: ChildProcess; done: Promise<CliRun> } {
+export function startCli(
+  script: 'import' | 'export',
+  args: string[],
+  dataDir: string,
+): { child: ChildProcess; done: Promise<CliRun> } {
   const child = spawn(process.execPath, ['--import', 'tsx', join('scripts', `${script}.ts`), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
@@ -34,13 +47,20 @@ export function startCli(script: 'import' | 'export', args: string[], dataDir: s
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const done = new Promise<CliRun>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const done = new Promise<CliRun>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child, done };
 }
 
-export const runCli = (script: 'import' | 'export', args: string[], dataDir: string) => startCli(script, args, dataDir).done;
+export const runCli = (script: 'import' | 'export', args: string[], dataDir: string) =>
+  startCli(script, args, dataDir).done;
 
-export interface ReportedProblem { line: number | null; column: string | null; reason: string }
+export interface ReportedProblem {
+  line: number | null;
+  column: string | null;
+  reason: string;
+}
 
 /** The problem lines of an import report: `file:line column: reason`. */
 export function reportedProblems(stdout: string, file: string): ReportedProblem[] {
@@ -50,13 +70,25 @@ export function reportedProblems(stdout: string, file: string): ReportedProblem[
     .filter((line) => line.startsWith(prefix))
     .map((line) => {
       const match = /^[^:]+:(\d+|-) (\S+): (.*)$/.exec(line)!;
-      return { line: match[1] === '-' ? null : Number(match[1]), column: match[2] === '(row)' ? null : match[2], reason: match[3] };
+      return {
+        line: match[1] === '-' ? null : Number(match[1]),
+        column: match[2] === '(row)' ? null : match[2],
+        reason: match[3],
+      };
     });
 }
 
 const SERVED_TABLES = [
-  'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices', 'head_office_delivery_modes',
-  'head_office_banks', 'bank_branches', 'agents', 'data_sources',
+  'receiving_countries',
+  'delivery_modes',
+  'states',
+  'cities',
+  'head_offices',
+  'head_office_delivery_modes',
+  'head_office_banks',
+  'bank_branches',
+  'agents',
+  'data_sources',
 ];
 
 /** Row counts of every served table and one SHA-256 over all their rows in a fixed order. */

@@ -26,8 +26,16 @@ export async function writeLargeBangladeshBranchFile(path: string, rows: number,
       const serial = String(Math.floor(i / (banks.length * districts.length))).padStart(4, '0');
       const division = divisionOf.get(district) ?? 'Dhaka';
       records.push([
-        'BD', bankCode, bankName, `${bankCode}${districtCode}${serial}`, `${marker} BRANCH ${i + 1}`, `${marker} BRANCH ${i + 1} BRANCH`,
-        `${district}, ${division} Division, Bangladesh`, '', district, division,
+        'BD',
+        bankCode,
+        bankName,
+        `${bankCode}${districtCode}${serial}`,
+        `${marker} BRANCH ${i + 1}`,
+        `${marker} BRANCH ${i + 1} BRANCH`,
+        `${district}, ${division} Division, Bangladesh`,
+        '',
+        district,
+        division,
       ]);
     }
     if (!out.write(stringify(records))) await once(out, 'drain');

@@ -40,7 +40,9 @@ export async function dropDatabase(name: string): Promise<void> {
 
 /** Drops every database whose name starts with the prefix (the run's teardown). */
 export async function dropDatabasesLike(prefix: string): Promise<void> {
-  const { rows } = await adminQuery(`SELECT datname FROM pg_database WHERE datname LIKE '${prefix.replace(/[\\%_']/g, '\\$&')}%'`);
+  const { rows } = await adminQuery(
+    `SELECT datname FROM pg_database WHERE datname LIKE '${prefix.replace(/[\\%_']/g, '\\$&')}%'`,
+  );
   for (const { datname } of rows) await dropDatabase(datname);
 }
 

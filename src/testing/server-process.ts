@@ -28,14 +28,27 @@ export function seededDataDir(): string {
 }
 
 /** Starts the server; resolves once it listens, or with `url` empty once it exited without listening. */
-export async function startServer(env: Record<string, string>, dataDir = seededDataDir(), timeoutMs = 60_000): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  dataDir = seededDataDir(),
+  timeoutMs = 60_000,
+): Promise<ServerProcess> {
   // Output goes to a file, as a deployed server's would: the test process then never throttles the server
   // by reading its log (a soak writes one audit line per request).
   const logFile = join(dataDir, 'server.log');
   const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: process.cwd(),
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '0', PORTAL_DIR: join(dataDir, 'no-portal'), ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '0',
+      PORTAL_DIR: join(dataDir, 'no-portal'),
+      ...env,
+    },
     stdio: ['ignore', log, log],
   });
   closeSync(log);
@@ -47,7 +60,9 @@ export async function startServer(env: Record<string, string>, dataDir = seededD
       return '';
     }
   };
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   // Never leave a server behind when the test process ends early (timeout, interrupt).
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
@@ -64,7 +79,10 @@ export async function startServer(env: Record<string, string>, dataDir = seededD
   if (!url) await exited;
   // Lookups are answered once the search index is built (/readyz 200); a test of start-up itself sees both.
   for (const started = Date.now(); url && !ended; await new Promise((resolve) => setTimeout(resolve, 50))) {
-    const ready = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() - started > timeoutMs) throw new Error(`server was not ready within ${timeoutMs} ms:\n${text()}`);
   }

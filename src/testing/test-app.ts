@@ -16,7 +16,11 @@ export interface TestApp {
   app: FastifyInstance;
   store: LookupStore;
   /** GET with the lookup headers; `query` values are sent as given (arrays repeat the key). */
-  get(path: string, query?: Record<string, string | string[]>, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  get(
+    path: string,
+    query?: Record<string, string | string[]>,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -44,7 +48,11 @@ export async function createTestPostgresDatabase(): Promise<{ name: string; url:
 }
 
 /** A fresh store of the engine holding the seeded real data, private to the caller. */
-export async function openTestStore(engine: TestEngine, dir: string, postgres: Partial<PgStoreOptions> = {}): Promise<LookupStore> {
+export async function openTestStore(
+  engine: TestEngine,
+  dir: string,
+  postgres: Partial<PgStoreOptions> = {},
+): Promise<LookupStore> {
   if (engine === 'postgres') {
     const database = await createTestPostgresDatabase();
     const store = PgStore.open({ connectionString: database.url, ...postgres });

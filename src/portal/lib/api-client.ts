@@ -54,7 +54,10 @@ interface ProblemBody {
 }
 
 /** `financialId` overrides the signed-in id: sign-in asks the service about an id before keeping it. */
-export async function apiGet<T>(path: string, options: { query?: QueryValues; signal?: AbortSignal; financialId?: string } = {}): Promise<T> {
+export async function apiGet<T>(
+  path: string,
+  options: { query?: QueryValues; signal?: AbortSignal; financialId?: string } = {},
+): Promise<T> {
   const correlationId = newCorrelationId();
   const headers: Record<string, string> = { accept: 'application/json', 'x-correlation-id': correlationId };
   const financialId = options.financialId ?? readCorrespondentId();
@@ -65,7 +68,11 @@ export async function apiGet<T>(path: string, options: { query?: QueryValues; si
     response = await fetch(withQuery(path, options.query), { headers, signal: options.signal });
   } catch (error) {
     if (options.signal?.aborted) throw error; // a stale request the query layer cancelled, not a failure
-    throw new ApiError('The lookup service could not be reached. Check the connection and try again.', 0, correlationId);
+    throw new ApiError(
+      'The lookup service could not be reached. Check the connection and try again.',
+      0,
+      correlationId,
+    );
   }
   const answeredId = response.headers.get('x-correlation-id') ?? correlationId;
   if (response.ok) return (await response.json()) as T;

@@ -5,7 +5,10 @@ import { useQueryClient, type FetchQueryOptions } from '@tanstack/react-query';
 import type { Pagination } from '../../contract';
 
 /** Prefetches the next page once a page has arrived, so "next" answers from the cache. */
-export function usePrefetchNextPage(pagination: Pagination | undefined, nextPage: (pageNumber: number) => FetchQueryOptions<any, any, any, any>) {
+export function usePrefetchNextPage(
+  pagination: Pagination | undefined,
+  nextPage: (pageNumber: number) => FetchQueryOptions<any, any, any, any>,
+) {
   const queryClient = useQueryClient();
   const next = pagination && pagination.pageNumber < pagination.totalPages ? pagination.pageNumber + 1 : undefined;
   const options = next === undefined ? undefined : nextPage(next);

@@ -53,7 +53,10 @@ export function useScreenParams<const N extends string>(names: readonly N[]) {
     [params, namesKey],
   );
   const update = useCallback(
-    (patch: Partial<Record<N | 'pageNumber' | 'pageSize', string | number | undefined>>, options: { replace?: boolean; flushSync?: boolean } = {}) => {
+    (
+      patch: Partial<Record<N | 'pageNumber' | 'pageSize', string | number | undefined>>,
+      options: { replace?: boolean; flushSync?: boolean } = {},
+    ) => {
       setParams((current) => {
         const next = new URLSearchParams(current);
         if (!('pageNumber' in patch)) next.delete('pageNumber');
@@ -84,7 +87,8 @@ export function useOtherParams(known: readonly string[]): Record<string, string>
   const knownKey = known.join();
   return useMemo(() => {
     const others: Record<string, string> = {};
-    for (const [name, value] of params) if (!known.includes(name) && !(SELECTION as readonly string[]).includes(name)) others[name] = value;
+    for (const [name, value] of params)
+      if (!known.includes(name) && !(SELECTION as readonly string[]).includes(name)) others[name] = value;
     return others;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [params, knownKey]);

@@ -9,7 +9,8 @@ export const TYPING_DEBOUNCE_MS = 300;
 
 type TextFields = Record<string, string>;
 
-const sameValues = (a: TextFields, b: TextFields) => Object.keys({ ...a, ...b }).every((key) => (a[key] ?? '') === (b[key] ?? ''));
+const sameValues = (a: TextFields, b: TextFields) =>
+  Object.keys({ ...a, ...b }).every((key) => (a[key] ?? '') === (b[key] ?? ''));
 
 /**
  * A filter form whose results follow the URL, and whose fields belong to the user (issue #14).

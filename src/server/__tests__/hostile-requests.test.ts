@@ -34,15 +34,21 @@ afterAll(async () => {
   rmSync(portal, { recursive: true, force: true });
 });
 
-const raw = (url: string, headers: Record<string, string> = LOOKUP_HEADERS, method = 'GET') => t.app.inject({ method: method as 'GET', url, headers });
+const raw = (url: string, headers: Record<string, string> = LOOKUP_HEADERS, method = 'GET') =>
+  t.app.inject({ method: method as 'GET', url, headers });
 
 describe('item 11: malformed percent-escapes in query values', () => {
-  it.each(['%zz', '%FF', '%C0%AF', '%ED%A0%80', 'ab%', 'ok%2'])('search=%s is a 400 naming the parameter', async (escape) => {
-    const res = await raw(`${AGENTS}&search=${escape}`);
-    expect(res.statusCode).toBe(400);
-    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(problem.parse(res.json()).errors).toEqual([{ name: 'search', in: 'query', message: expect.stringContaining('percent-encoded UTF-8') }]);
-  });
+  it.each(['%zz', '%FF', '%C0%AF', '%ED%A0%80', 'ab%', 'ok%2'])(
+    'search=%s is a 400 naming the parameter',
+    async (escape) => {
+      const res = await raw(`${AGENTS}&search=${escape}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(problem.parse(res.json()).errors).toEqual([
+        { name: 'search', in: 'query', message: expect.stringContaining('percent-encoded UTF-8') },
+      ]);
+    },
+  );
 
   it('still takes well-formed escapes, + as space, and UTF-8', async () => {
     expect((await raw(`${AGENTS}&search=EL%C3%89K`)).statusCode).toBe(200);
@@ -52,14 +58,17 @@ describe('item 11: malformed percent-escapes in query values', () => {
 });
 
 describe('item 12: wrong methods and requests without Host', () => {
-  it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('%s on a lookup path is 405 with Allow, in the problem shape', async (method) => {
-    const res = await raw(AGENTS, LOOKUP_HEADERS, method);
-    expect(res.statusCode).toBe(405);
-    expect(res.headers.allow).toBe('GET, HEAD');
-    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(problem.parse(res.json()).type).toBe('urn:problem:method-not-allowed');
-    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-  });
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH'])(
+    '%s on a lookup path is 405 with Allow, in the problem shape',
+    async (method) => {
+      const res = await raw(AGENTS, LOOKUP_HEADERS, method);
+      expect(res.statusCode).toBe(405);
+      expect(res.headers.allow).toBe('GET, HEAD');
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(problem.parse(res.json()).type).toBe('urn:problem:method-not-allowed');
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    },
+  );
 
   it('an unknown path is still 404', async () => {
     expect((await raw('/v1/nothing-here', LOOKUP_HEADERS, 'POST')).statusCode).toBe(404);
@@ -68,7 +77,9 @@ describe('item 12: wrong methods and requests without Host', () => {
   it('an HTTP/1.1 request without Host gets a 400 problem with the security headers', async () => {
     const { port } = new URL(base);
     const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.write(`GET ${AGENTS} HTTP/1.1\r\nx-fapi-financial-id: AB12CD\r\nConnection: close\r\n\r\n`));
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(`GET ${AGENTS} HTTP/1.1\r\nx-fapi-financial-id: AB12CD\r\nConnection: close\r\n\r\n`),
+      );
       let text = '';
       socket.on('data', (chunk) => (text += chunk));
       socket.on('end', () => resolve(text));
@@ -99,8 +110,11 @@ describe('item 13: the audit log', () => {
 });
 
 describe('item 14: headers and unknown paths', () => {
-  it.each(['/v1/agents?receivingCountry=MX&deliveryMode=01', '/v1/payout-networks?receivingCountry=MX&deliveryMode=01',
-    '/v1/banks/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=BRACBD'])('%s carries Cache-Control: no-store', async (url) => {
+  it.each([
+    '/v1/agents?receivingCountry=MX&deliveryMode=01',
+    '/v1/payout-networks?receivingCountry=MX&deliveryMode=01',
+    '/v1/banks/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=BRACBD',
+  ])('%s carries Cache-Control: no-store', async (url) => {
     const res = await fetch(base + url, { headers: LOOKUP_HEADERS });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -109,14 +123,19 @@ describe('item 14: headers and unknown paths', () => {
   });
 
   it('an invalid lookup carries no-store too', async () => {
-    expect((await fetch(`${base}/v1/agents`, { headers: LOOKUP_HEADERS })).headers.get('cache-control')).toBe('no-store');
+    expect((await fetch(`${base}/v1/agents`, { headers: LOOKUP_HEADERS })).headers.get('cache-control')).toBe(
+      'no-store',
+    );
   });
 
-  it.each(['/assets/x.js.map', '/assets/missing.js', '/.env', '/favicon.ico', '/wp-login.php', '/assets'])('%s is 404, not the portal page', async (path) => {
-    const res = await fetch(base + path, { headers: { accept: 'text/html,*/*' } });
-    expect(res.status).toBe(404);
-    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  });
+  it.each(['/assets/x.js.map', '/assets/missing.js', '/.env', '/favicon.ico', '/wp-login.php', '/assets'])(
+    '%s is 404, not the portal page',
+    async (path) => {
+      const res = await fetch(base + path, { headers: { accept: 'text/html,*/*' } });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    },
+  );
 
   it('portal routes (deep links) and real assets are still served', async () => {
     const deep = await fetch(`${base}/agents?receivingCountry=MX`, { headers: { accept: 'text/html' } });

@@ -32,7 +32,9 @@ describe('GET /v1/openapi.json', () => {
   it.each(operations)('%s lists its parameters, headers and errors', (path, query) => {
     const operation = document.paths[path]?.get;
     expect(operation, path).toBeDefined();
-    const parameters = (operation.parameters as { name: string; in: string; required?: boolean }[]).map((p) => `${p.in}:${p.name}`);
+    const parameters = (operation.parameters as { name: string; in: string; required?: boolean }[]).map(
+      (p) => `${p.in}:${p.name}`,
+    );
     for (const name of Object.keys(query?.shape ?? {})) expect(parameters).toContain(`query:${name}`);
     for (const name of Object.keys(lookupHeaders.shape)) expect(parameters).toContain(`header:${name}`);
     expect(operation.parameters.find((p: { name: string }) => p.name === 'x-fapi-financial-id').required).toBe(true);
@@ -41,9 +43,20 @@ describe('GET /v1/openapi.json', () => {
   });
 
   it('describes integer parameters as int32 with their limits', () => {
-    const parameters = document.paths['/v1/agents'].get.parameters as { name: string; schema: Record<string, unknown> }[];
-    expect(parameters.find((p) => p.name === 'pageSize')!.schema).toMatchObject({ type: 'integer', format: 'int32', minimum: 1, maximum: 1000 });
-    expect(parameters.find((p) => p.name === 'pageNumber')!.schema).toMatchObject({ type: 'integer', maximum: 2147483647 });
+    const parameters = document.paths['/v1/agents'].get.parameters as {
+      name: string;
+      schema: Record<string, unknown>;
+    }[];
+    expect(parameters.find((p) => p.name === 'pageSize')!.schema).toMatchObject({
+      type: 'integer',
+      format: 'int32',
+      minimum: 1,
+      maximum: 1000,
+    });
+    expect(parameters.find((p) => p.name === 'pageNumber')!.schema).toMatchObject({
+      type: 'integer',
+      maximum: 2147483647,
+    });
   });
 
   it('every path the app routes under /v1 is in the document', () => {

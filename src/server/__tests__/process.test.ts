@@ -16,7 +16,9 @@ describe('start with a bad database file', () => {
     const server = await startServer({}, dataDir);
     expect(server.url).toBe('');
     expect(await server.exited).toBe(1);
-    expect(server.output()).toMatch(/Could not start: The database file .*lookup\.sqlite is not a usable SQLite database \(file is not a database\)/);
+    expect(server.output()).toMatch(
+      /Could not start: The database file .*lookup\.sqlite is not a usable SQLite database \(file is not a database\)/,
+    );
     await server.stop();
   });
 
@@ -25,7 +27,9 @@ describe('start with a bad database file', () => {
     const server = await startServer({ SEED_ON_START: 'false' }, dataDir);
     expect(server.url).toBe('');
     expect(await server.exited).toBe(1);
-    expect(server.output()).toMatch(/Could not start: The database file .*lookup\.sqlite does not exist, and SEED_ON_START=false forbids creating it/);
+    expect(server.output()).toMatch(
+      /Could not start: The database file .*lookup\.sqlite does not exist, and SEED_ON_START=false forbids creating it/,
+    );
     await server.stop();
   });
 
@@ -67,7 +71,9 @@ describe('SIGTERM', () => {
     const readers = Array.from({ length: 8 }, () => {
       const socket = rawRequest(port, '/v1/agents?receivingCountry=MX&deliveryMode=1&pageSize=1000');
       const chunks: Buffer[] = [];
-      const started = new Promise<void>((resolve) => socket.once('data', (chunk: Buffer) => (chunks.push(chunk), socket.pause(), resolve())));
+      const started = new Promise<void>((resolve) =>
+        socket.once('data', (chunk: Buffer) => (chunks.push(chunk), socket.pause(), resolve())),
+      );
       const closed = new Promise((resolve) => socket.once('close', resolve));
       return { socket, chunks, started, closed };
     });
@@ -93,7 +99,9 @@ describe('SIGTERM', () => {
       expect(agentsResponse.parse(JSON.parse(answer.body)).data).toHaveLength(1000);
     }
     expect(await server.exited).toBe(0);
-    console.log(`SIGTERM drain: ${readers.length} answers of ~450 KB in flight at SIGTERM delivered in full; new connections refused; exit 0`);
+    console.log(
+      `SIGTERM drain: ${readers.length} answers of ~450 KB in flight at SIGTERM delivered in full; new connections refused; exit 0`,
+    );
     await server.stop();
   });
 });
@@ -105,21 +113,32 @@ describe('WORKERS=2', () => {
       expect(server.url).not.toBe('');
       const children = () => {
         try {
-          return readFileSync(`/proc/${server.child.pid}/task/${server.child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+          return readFileSync(`/proc/${server.child.pid}/task/${server.child.pid}/children`, 'utf8')
+            .trim()
+            .split(/\s+/)
+            .filter(Boolean);
         } catch {
           return [];
         }
       };
       expect(children()).toHaveLength(2);
-      const readyTimes = async () => (await Promise.all(Array.from({ length: 10 }, () => fetch(`${server.url}/readyz`, { headers: { connection: 'close' } })))).every((r) => r.status === 200);
+      const readyTimes = async () =>
+        (
+          await Promise.all(
+            Array.from({ length: 10 }, () => fetch(`${server.url}/readyz`, { headers: { connection: 'close' } })),
+          )
+        ).every((r) => r.status === 200);
       await expect.poll(readyTimes, { timeout: 60_000, interval: 200 }).toBe(true);
       // Each process answers /readyz 200 only once its own index is built; lookups on fresh connections are
       // spread over both (node:cluster hands connections round-robin), and every one is answered.
       const answers = await Promise.all(
         Array.from({ length: 20 }, () =>
-          fetch(`${server.url}/v1/banks/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=BRACBD&district=dhaka`, {
-            headers: { 'x-fapi-financial-id': 'AB12CD', connection: 'close' },
-          }),
+          fetch(
+            `${server.url}/v1/banks/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=BRACBD&district=dhaka`,
+            {
+              headers: { 'x-fapi-financial-id': 'AB12CD', connection: 'close' },
+            },
+          ),
         ),
       );
       const bodies = await Promise.all(answers.map((a) => a.json() as Promise<{ pagination: { totalItems: number } }>));

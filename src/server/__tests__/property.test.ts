@@ -2,13 +2,7 @@ import { request as httpRequest, Agent } from 'node:http';
 import fc from 'fast-check';
 import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  aliveResponse,
-  MAX_INT32,
-  MAX_TEXT_LENGTH,
-  problem,
-  readyResponse,
-} from '../../contract';
+import { aliveResponse, MAX_INT32, MAX_TEXT_LENGTH, problem, readyResponse } from '../../contract';
 import { createTestApp, FINANCIAL_ID, type TestApp } from '../../testing/test-app';
 import { DEFAULT_LIMITS } from '../plugins/app/limits';
 import { LOOKUP_OPERATIONS } from '../openapi';
@@ -56,14 +50,75 @@ const ENDPOINTS: Endpoint[] = [
 // Generators
 
 const SQL_AND_PATTERNS = [
-  "' OR '1'='1", "'; DROP TABLE agents; --", '" OR ""="', '1; SELECT * FROM sqlite_master', "') UNION SELECT sql FROM sqlite_master --",
-  '%', '%%', '_', '%_%', '\\%', '*', '?', '[a-z]*', '[^]', 'a%b_c', 'ESCAPE', "%' ESCAPE '\\", 'GLOB', '\\', '$1', ':name', '@p',
+  "' OR '1'='1",
+  "'; DROP TABLE agents; --",
+  '" OR ""="',
+  '1; SELECT * FROM sqlite_master',
+  "') UNION SELECT sql FROM sqlite_master --",
+  '%',
+  '%%',
+  '_',
+  '%_%',
+  '\\%',
+  '*',
+  '?',
+  '[a-z]*',
+  '[^]',
+  'a%b_c',
+  'ESCAPE',
+  "%' ESCAPE '\\",
+  'GLOB',
+  '\\',
+  '$1',
+  ':name',
+  '@p',
 ];
 const NUMBERS = [
-  '0', '1', '4', '04', '004', '50', '999', '1000', '1001', String(MAX_INT32), String(MAX_INT32 + 1), '99999999999999999999999',
-  '-1', '-0', '+1', '1.0', '1e3', '0x10', ' 4', '4 ', '１', 'NaN', 'Infinity', '', '00000000000000000000001',
+  '0',
+  '1',
+  '4',
+  '04',
+  '004',
+  '50',
+  '999',
+  '1000',
+  '1001',
+  String(MAX_INT32),
+  String(MAX_INT32 + 1),
+  '99999999999999999999999',
+  '-1',
+  '-0',
+  '+1',
+  '1.0',
+  '1e3',
+  '0x10',
+  ' 4',
+  '4 ',
+  '１',
+  'NaN',
+  'Infinity',
+  '',
+  '00000000000000000000001',
 ];
-const CODES = ['MX', 'BD', 'IN', 'NG', 'PH', 'US', 'mx', 'XX', 'M', 'MEX', 'BRACBD', 'OXXOMX', 'MH', 'DHA', '13', 'delivery-modes', 'DELIVERY-MODES'];
+const CODES = [
+  'MX',
+  'BD',
+  'IN',
+  'NG',
+  'PH',
+  'US',
+  'mx',
+  'XX',
+  'M',
+  'MEX',
+  'BRACBD',
+  'OXXOMX',
+  'MH',
+  'DHA',
+  '13',
+  'delivery-modes',
+  'DELIVERY-MODES',
+];
 
 /** Characters a person, a broken client or an attacker might put in a value. */
 const text = fc.oneof(
@@ -81,11 +136,36 @@ const encodedValue = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.constantFrom(
-      '%', '%2', '%G1', '%zz', '%%41', '%E2%82', '%C3', '%FF%FE', '%ED%A0%80', '%ED%BF%BF', '%F4%90%80%80', '%C0%AF', '%00', '%0A%0D',
-      '%25', '+', '%2B', '%20', '=', '%3D', '&', '%26', '%u0041', '%uD800',
+      '%',
+      '%2',
+      '%G1',
+      '%zz',
+      '%%41',
+      '%E2%82',
+      '%C3',
+      '%FF%FE',
+      '%ED%A0%80',
+      '%ED%BF%BF',
+      '%F4%90%80%80',
+      '%C0%AF',
+      '%00',
+      '%0A%0D',
+      '%25',
+      '+',
+      '%2B',
+      '%20',
+      '=',
+      '%3D',
+      '&',
+      '%26',
+      '%u0041',
+      '%uD800',
     ),
   },
-  { weight: 1, arbitrary: fc.tuple(text, text).map(([a, b]) => `${encodeComponent(a)}%${encodeComponent(b).slice(0, 1)}`) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(text, text).map(([a, b]) => `${encodeComponent(a)}%${encodeComponent(b).slice(0, 1)}`),
+  },
 );
 
 /** encodeURIComponent that also carries lone surrogates (as the bytes a careless encoder would send). */
@@ -95,16 +175,34 @@ function encodeComponent(value: string): string {
       return encodeURIComponent(ch);
     } catch {
       const unit = ch.charCodeAt(0);
-      return [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      return [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     }
   });
 }
 
 const parameterName = (endpoint: Endpoint) =>
   fc.oneof(
-    { weight: 5, arbitrary: endpoint.parameters.length ? fc.constantFrom(...endpoint.parameters) : fc.constant('unknown') },
+    {
+      weight: 5,
+      arbitrary: endpoint.parameters.length ? fc.constantFrom(...endpoint.parameters) : fc.constant('unknown'),
+    },
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }).map(encodeComponent) },
-    { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'toString', 'pageSize[]', 'pageSize[0]', 'a.b', '', 'receivingcountry', 'DeliveryMode') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '__proto__',
+        'constructor',
+        'toString',
+        'pageSize[]',
+        'pageSize[0]',
+        'a.b',
+        '',
+        'receivingcountry',
+        'DeliveryMode',
+      ),
+    },
   );
 
 /** A query string: the endpoint's valid query, then some parameters changed, added, repeated or unknown. */
@@ -121,16 +219,35 @@ const queryString = (endpoint: Endpoint) =>
     });
 
 /** Header values: only bytes HTTP allows in a field value (tab, visible ASCII, obs-text). */
-const headerText = fc.oneof(
-  fc.string({ unit: fc.constantFrom('\t', ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(0x20 + i)), 'é', 'ÿ'), maxLength: 60 }),
-  fc.constantFrom(FINANCIAL_ID, 'ab12cd', 'AB12C', 'AB12CDE', '000000', 'ZZZZZZ', "AB12CD' OR 1=1", '0f8fad5b-d9cb-469f-a165-70867728950e', '0f8fad5b_d9cb_469f_a165_70867728950e', ''),
-  // Long, yet five of them stay within MAX_HEADER_SIZE (its 431 is asserted in security.test.ts).
-  fc.integer({ min: 100, max: 2_500 }).map((n) => 'A'.repeat(n)),
-).map((value) => value.trim());
+const headerText = fc
+  .oneof(
+    fc.string({
+      unit: fc.constantFrom('\t', ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(0x20 + i)), 'é', 'ÿ'),
+      maxLength: 60,
+    }),
+    fc.constantFrom(
+      FINANCIAL_ID,
+      'ab12cd',
+      'AB12C',
+      'AB12CDE',
+      '000000',
+      'ZZZZZZ',
+      "AB12CD' OR 1=1",
+      '0f8fad5b-d9cb-469f-a165-70867728950e',
+      '0f8fad5b_d9cb_469f_a165_70867728950e',
+      '',
+    ),
+    // Long, yet five of them stay within MAX_HEADER_SIZE (its 431 is asserted in security.test.ts).
+    fc.integer({ min: 100, max: 2_500 }).map((n) => 'A'.repeat(n)),
+  )
+  .map((value) => value.trim());
 
 const headers = fc.record(
   {
-    'x-fapi-financial-id': fc.oneof({ weight: 3, arbitrary: fc.constant(FINANCIAL_ID) }, { weight: 2, arbitrary: headerText }),
+    'x-fapi-financial-id': fc.oneof(
+      { weight: 3, arbitrary: fc.constant(FINANCIAL_ID) },
+      { weight: 2, arbitrary: headerText },
+    ),
     'x-correlation-id': headerText,
     'x-idempotency-key': headerText,
     authorization: headerText,
@@ -140,7 +257,20 @@ const headers = fc.record(
 );
 
 const unknownPath = fc.oneof(
-  fc.constantFrom('/v1', '/v1/', '/v1/agent', '/v1/banks', '/v1/banks/branches/1', '/v2/agents', '/V1/agents', '/v1/../etc/passwd', '/v1/%2e%2e/agents', '/v1/agents%00', '/.env', '/v1/docs/../../x'),
+  fc.constantFrom(
+    '/v1',
+    '/v1/',
+    '/v1/agent',
+    '/v1/banks',
+    '/v1/banks/branches/1',
+    '/v2/agents',
+    '/V1/agents',
+    '/v1/../etc/passwd',
+    '/v1/%2e%2e/agents',
+    '/v1/agents%00',
+    '/.env',
+    '/v1/docs/../../x',
+  ),
   fc.string({ unit: 'grapheme', maxLength: 20 }).map((s) => `/v1/x${encodeComponent(s)}`),
 );
 
@@ -200,7 +330,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  const byStatus = [...statusCounts].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(', ');
+  const byStatus = [...statusCounts]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(', ');
   console.log(`property suite: ${requestCount} generated requests (${byStatus})`);
 });
 
@@ -212,8 +345,15 @@ describe('generated requests (app.inject)', () => {
       await fc.assert(
         fc.asyncProperty(queryString(endpoint), headers, async (query, given) => {
           const url = query ? `${endpoint.path}?${query}` : endpoint.path;
-          const response = await withinTime(t.app.inject({ method: 'GET', url, headers: given as Record<string, string> }));
-          checkAnswer(endpoint.path, url, { status: response.statusCode, contentType: String(response.headers['content-type']), body: response.body }, endpoint);
+          const response = await withinTime(
+            t.app.inject({ method: 'GET', url, headers: given as Record<string, string> }),
+          );
+          checkAnswer(
+            endpoint.path,
+            url,
+            { status: response.statusCode, contentType: String(response.headers['content-type']), body: response.body },
+            endpoint,
+          );
         }),
         { numRuns: RUNS_PER_ENDPOINT },
       );
@@ -224,11 +364,18 @@ describe('generated requests (app.inject)', () => {
     await fc.assert(
       fc.asyncProperty(unknownPath, fc.option(queryString(ENDPOINTS[0])), headers, async (path, query, given) => {
         const url = query ? `${path}?${query}` : path;
-        const response = await withinTime(t.app.inject({ method: 'GET', url, headers: given as Record<string, string> }));
+        const response = await withinTime(
+          t.app.inject({ method: 'GET', url, headers: given as Record<string, string> }),
+        );
         const known = ENDPOINTS.find((e) => e.path === new URL(url, 'http://x').pathname);
         // Paths that normalise onto an endpoint (e.g. /v1/%2e%2e/agents) must still answer 200/400/404, never 500.
         if (known) expect([200, 400, 404]).toContain(response.statusCode);
-        checkAnswer(path, url, { status: response.statusCode, contentType: String(response.headers['content-type']), body: response.body }, known && response.statusCode !== 404 ? known : undefined);
+        checkAnswer(
+          path,
+          url,
+          { status: response.statusCode, contentType: String(response.headers['content-type']), body: response.body },
+          known && response.statusCode !== 404 ? known : undefined,
+        );
       }),
       { numRuns: 500 },
     );
@@ -250,7 +397,13 @@ describe('generated requests over real HTTP', () => {
       const request = httpRequest({ host: '127.0.0.1', port, path: url, headers: given, agent }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type']), body: Buffer.concat(chunks).toString('utf8') }));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            contentType: String(response.headers['content-type']),
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
       });
       request.on('error', reject);
       request.end();
@@ -259,10 +412,13 @@ describe('generated requests over real HTTP', () => {
   it('every endpoint: the same properties through the HTTP parser', async () => {
     const endpoint = fc.constantFrom(...ENDPOINTS);
     await fc.assert(
-      fc.asyncProperty(endpoint.chain((e) => fc.tuple(fc.constant(e), queryString(e), headers)), async ([e, query, given]) => {
-        const url = query ? `${e.path}?${query}` : e.path;
-        checkAnswer(e.path, url, await withinTime(get(url, given as Record<string, string>)), e);
-      }),
+      fc.asyncProperty(
+        endpoint.chain((e) => fc.tuple(fc.constant(e), queryString(e), headers)),
+        async ([e, query, given]) => {
+          const url = query ? `${e.path}?${query}` : e.path;
+          checkAnswer(e.path, url, await withinTime(get(url, given as Record<string, string>)), e);
+        },
+      ),
       { numRuns: 1_500 },
     );
   }, 300_000);

@@ -31,15 +31,33 @@ const keyPrefix = `rpl-fault-${process.pid}:`;
 beforeAll(async () => {
   redisDir = mkdtempSync(join(tmpdir(), 'rpl-redis-'));
   redisPort = await freePort();
-  redisServer = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', redisDir], { stdio: 'ignore' });
-  const probe = new Redis(redisPort, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => 100 });
+  redisServer = spawn(
+    'redis-server',
+    ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', redisDir],
+    { stdio: 'ignore' },
+  );
+  const probe = new Redis(redisPort, '127.0.0.1', {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => 100,
+  });
   probe.on('error', () => {}); // refused until redis-server listens
   for (let i = 0; i < 50; i++) {
-    if (await probe.connect().then(() => probe.ping(), () => null)) break;
+    if (
+      await probe.connect().then(
+        () => probe.ping(),
+        () => null,
+      )
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   probe.disconnect();
-  server = await startServer({ REDIS_URL: `redis://127.0.0.1:${redisPort}`, REDIS_KEY_PREFIX: keyPrefix, RATE_LIMIT_MAX: '1000000' });
+  server = await startServer({
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    REDIS_KEY_PREFIX: keyPrefix,
+    RATE_LIMIT_MAX: '1000000',
+  });
 }, 90_000);
 
 afterAll(async () => {
@@ -75,7 +93,10 @@ it('keeps answering every lookup within 1 s while Redis is stopped, reports it d
     while (running) {
       const started = performance.now();
       try {
-        const res = await fetch(server.url + LOOKUP, { headers: { 'x-fapi-financial-id': `AB${String(client).padStart(4, '0')}` }, signal: AbortSignal.timeout(5000) });
+        const res = await fetch(server.url + LOOKUP, {
+          headers: { 'x-fapi-financial-id': `AB${String(client).padStart(4, '0')}` },
+          signal: AbortSignal.timeout(5000),
+        });
         await res.arrayBuffer();
         if (res.status !== 200) failures.push(`status ${res.status}`);
       } catch (error) {
@@ -113,7 +134,12 @@ it('keeps answering every lookup within 1 s while Redis is stopped, reports it d
   expect(duringPause.length).toBeGreaterThan(100);
   expect(Math.max(...latencies)).toBeLessThan(1000);
   // After the first few seconds (three bounded failures open the breaker), every check says degraded.
-  expect(degradedSeen.slice(2).every((status) => status === 'degraded'), degradedSeen.join(',')).toBe(true);
+  expect(
+    degradedSeen.slice(2).every((status) => status === 'degraded'),
+    degradedSeen.join(','),
+  ).toBe(true);
   expect(recovered).toBe(true);
-  console.log(`lookups during the ${PAUSE_MS / 1000} s pause: ${duringPause.length}, slowest ${Math.round(Math.max(...duringPause))} ms; p99 ${Math.round(duringPause.sort((a, b) => a - b)[Math.floor(duringPause.length * 0.99)])} ms; /readyz: ${degradedSeen.join(',')}`);
+  console.log(
+    `lookups during the ${PAUSE_MS / 1000} s pause: ${duringPause.length}, slowest ${Math.round(Math.max(...duringPause))} ms; p99 ${Math.round(duringPause.sort((a, b) => a - b)[Math.floor(duringPause.length * 0.99)])} ms; /readyz: ${degradedSeen.join(',')}`,
+  );
 }, 120_000);

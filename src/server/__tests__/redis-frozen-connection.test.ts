@@ -25,9 +25,16 @@ class FreezingProxy {
       const connection = { dead: this.frozen, sockets: [client, upstream] };
       this.open.add(connection);
       for (const socket of connection.sockets) socket.on('error', () => {});
-      client.on('data', (chunk) => { if (!connection.dead) upstream.write(chunk); });
-      upstream.on('data', (chunk) => { if (!connection.dead) client.write(chunk); });
-      client.on('close', () => { upstream.destroy(); this.open.delete(connection); });
+      client.on('data', (chunk) => {
+        if (!connection.dead) upstream.write(chunk);
+      });
+      upstream.on('data', (chunk) => {
+        if (!connection.dead) client.write(chunk);
+      });
+      client.on('close', () => {
+        upstream.destroy();
+        this.open.delete(connection);
+      });
       upstream.on('close', () => client.destroy());
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
@@ -69,7 +76,8 @@ const timed = async () => {
 const ready = async () => readyResponse.parse((await t.app.inject('/readyz')).json());
 
 it('answers lookups at once over a frozen connection, reports degraded, and recovers on a fresh connection', async () => {
-  for (let i = 0; i < 20 && redis.redis.status !== 'ready'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let i = 0; i < 20 && redis.redis.status !== 'ready'; i++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   expect((await timed()).status).toBe(200);
   expect((await ready()).status).toBe('ready');
 

@@ -6,7 +6,9 @@ import { createTestApp, type TestApp } from '../../testing/test-app';
 // served for the whole next data set.
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
 afterAll(async () => t.close());
 
 it('does not keep an answer of the previous data set that was still being built during a refresh', async () => {
@@ -22,7 +24,10 @@ it('does not keep an answer of the previous data set that was still being built 
   });
   // Meanwhile a new data set without Maharashtra's cities is committed, and the cache refreshes.
   const { dataSet, version } = await t.store.readDataSet();
-  await t.store.replaceDataSet({ ...dataSet, cities: dataSet.cities.filter((c) => !(c.country === 'IN' && c.state === 'MH')) }, { expectedVersion: version });
+  await t.store.replaceDataSet(
+    { ...dataSet, cities: dataSet.cities.filter((c) => !(c.country === 'IN' && c.state === 'MH')) },
+    { expectedVersion: version },
+  );
   await cache.refresh();
   finish();
   expect(JSON.parse(await old).data.length).toBeGreaterThan(0);

@@ -64,7 +64,10 @@ describe('correspondent registry and API keys', () => {
   });
 
   it("answers 403 when a key is used with another correspondent's id", async () => {
-    const body = await expectProblem(await call({ 'x-fapi-financial-id': 'CD34EF', authorization: `Bearer ${tellerKey}` }), 403);
+    const body = await expectProblem(
+      await call({ 'x-fapi-financial-id': 'CD34EF', authorization: `Bearer ${tellerKey}` }),
+      403,
+    );
     expect(body.errors).toEqual([expect.objectContaining({ name: 'x-fapi-financial-id', in: 'header' })]);
     expect((await call({ 'x-fapi-financial-id': 'CD34EF', authorization: `Bearer ${otherKey}` })).status).toBe(200);
   });
@@ -126,12 +129,16 @@ describe('audit log', () => {
     const correlationId = '0f8fad5b-d9cb-469f-a165-70867728950e';
     const idempotencyKey = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
     const before = lines.length;
-    const response = await t.get('/v1/states', { receivingCountry: 'IN' }, {
-      ...LOOKUP_HEADERS,
-      authorization: `Bearer ${key}`,
-      'x-correlation-id': correlationId,
-      'x-idempotency-key': idempotencyKey,
-    });
+    const response = await t.get(
+      '/v1/states',
+      { receivingCountry: 'IN' },
+      {
+        ...LOOKUP_HEADERS,
+        authorization: `Bearer ${key}`,
+        'x-correlation-id': correlationId,
+        'x-idempotency-key': idempotencyKey,
+      },
+    );
     expect(response.statusCode).toBe(200);
     const written = lines.slice(before);
     expect(written).toHaveLength(1);
@@ -154,10 +161,19 @@ describe('audit log', () => {
 
   it('logs refused requests too, with their status and without the key given', async () => {
     const before = lines.length;
-    await t.get('/v1/states', { receivingCountry: 'IN' }, { ...LOOKUP_HEADERS, authorization: 'Bearer wrong-secret-value' });
+    await t.get(
+      '/v1/states',
+      { receivingCountry: 'IN' },
+      { ...LOOKUP_HEADERS, authorization: 'Bearer wrong-secret-value' },
+    );
     const written = lines.slice(before);
     expect(written).toHaveLength(1);
-    expect(written[0].audit).toMatchObject({ status: 401, route: '/v1/states', correspondentId: FINANCIAL_ID, idempotencyKey: null });
+    expect(written[0].audit).toMatchObject({
+      status: 401,
+      route: '/v1/states',
+      correspondentId: FINANCIAL_ID,
+      idempotencyKey: null,
+    });
     expect(JSON.stringify(written)).not.toContain('wrong-secret-value');
   });
 });
@@ -173,7 +189,10 @@ describe('browser side, limits, health and metrics (real HTTP)', () => {
   afterAll(async () => t.close());
 
   it('sends the security headers and a CSP without inline scripts on API answers and errors', async () => {
-    for (const response of [await fetch(base + AGENTS, { headers: LOOKUP_HEADERS }), await fetch(`${base}/v1/agents`)]) {
+    for (const response of [
+      await fetch(base + AGENTS, { headers: LOOKUP_HEADERS }),
+      await fetch(`${base}/v1/agents`),
+    ]) {
       const csp = response.headers.get('content-security-policy') ?? '';
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
@@ -202,7 +221,11 @@ describe('browser side, limits, health and metrics (real HTTP)', () => {
   it('allows a listed origin, with the lookup headers in the preflight', async () => {
     const preflight = await fetch(base + AGENTS, {
       method: 'OPTIONS',
-      headers: { origin: allowed, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-fapi-financial-id' },
+      headers: {
+        origin: allowed,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-fapi-financial-id',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(allowed);
@@ -213,9 +236,14 @@ describe('browser side, limits, health and metrics (real HTTP)', () => {
   });
 
   it('gives a refused origin no CORS grant', async () => {
-    const response = await fetch(base + AGENTS, { headers: { ...LOOKUP_HEADERS, origin: 'https://evil.example.test' } });
+    const response = await fetch(base + AGENTS, {
+      headers: { ...LOOKUP_HEADERS, origin: 'https://evil.example.test' },
+    });
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
-    const preflight = await fetch(base + AGENTS, { method: 'OPTIONS', headers: { origin: 'https://evil.example.test', 'access-control-request-method': 'GET' } });
+    const preflight = await fetch(base + AGENTS, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example.test', 'access-control-request-method': 'GET' },
+    });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
   });
 
@@ -265,7 +293,9 @@ describe('browser side, limits, health and metrics (real HTTP)', () => {
     expect(text).toMatch(/http_requests_total\{method="GET",route="\/v1\/agents",status="200"\} [1-9]/);
     expect(text).toMatch(/http_requests_total\{method="GET",route="\/v1\/agents",status="400"\} [1-9]/);
     expect(text).toMatch(/http_requests_total\{method="GET",route="unmatched",status="404"\} [1-9]/);
-    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/v1\/agents",status="200"\} \d+/);
+    expect(text).toMatch(
+      /http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/v1\/agents",status="200"\} \d+/,
+    );
     expect(text).toContain('process_resident_memory_bytes');
   });
 });

@@ -47,7 +47,11 @@ const statusAndBody = (text: string) => {
 };
 
 it('slow headers: 408 in the problem shape within the headers timeout', async () => {
-  const { text, closedAfterMs } = await slowClient('GET /v1/receiving-countries HTTP/1.1\r\nHost: x\r\n', 'x-fapi-financial-id: AB12CD\r\n'.repeat(10), 300);
+  const { text, closedAfterMs } = await slowClient(
+    'GET /v1/receiving-countries HTTP/1.1\r\nHost: x\r\n',
+    'x-fapi-financial-id: AB12CD\r\n'.repeat(10),
+    300,
+  );
   const answer = statusAndBody(text);
   expect(answer.status).toBe(408);
   expect(answer.head.toLowerCase()).toContain('content-type: application/problem+json');
@@ -70,7 +74,11 @@ it('caps the connections one address holds; the others are still served', async 
   const held: Socket[] = [];
   try {
     for (let i = 0; i < LIMITS.maxConnectionsPerAddress; i++) {
-      held.push(await new Promise<Socket>((resolve) => { const s = connect(port, '127.0.0.1', () => resolve(s)); }));
+      held.push(
+        await new Promise<Socket>((resolve) => {
+          const s = connect(port, '127.0.0.1', () => resolve(s));
+        }),
+      );
     }
     const refused = await slowClient('', '', 1000);
     expect(statusAndBody(refused.text).status).toBe(429);
@@ -79,6 +87,8 @@ it('caps the connections one address holds; the others are still served', async 
     for (const socket of held) socket.destroy();
   }
   await new Promise((resolve) => setTimeout(resolve, 100));
-  const res = await fetch(`http://127.0.0.1:${port}/v1/receiving-countries`, { headers: { 'x-fapi-financial-id': 'AB12CD' } });
+  const res = await fetch(`http://127.0.0.1:${port}/v1/receiving-countries`, {
+    headers: { 'x-fapi-financial-id': 'AB12CD' },
+  });
   expect(res.status).toBe(200);
 });

@@ -34,7 +34,8 @@ it(`serves ${TOTAL} mixed requests at concurrency ${CONCURRENCY} without errors 
   try {
     const pid = server.child.pid!;
     // Every request of the mix must answer 200 on its own first, or the soak would measure errors.
-    for (const { path } of MIXED_REQUESTS) expect((await fetch(server.url + path, { headers: LOOKUP_HEADERS })).status, path).toBe(200);
+    for (const { path } of MIXED_REQUESTS)
+      expect((await fetch(server.url + path, { headers: LOOKUP_HEADERS })).status, path).toBe(200);
 
     const startRss = residentBytes(pid);
     let answered = 0;
@@ -43,8 +44,9 @@ it(`serves ${TOTAL} mixed requests at concurrency ${CONCURRENCY} without errors 
     let finish: (result: autocannon.Result) => void = () => {};
     let fail: (error: Error) => void = () => {};
     const done = new Promise<autocannon.Result>((resolve, reject) => ((finish = resolve), (fail = reject)));
-    const run = autocannon({ url: server.url, connections: CONCURRENCY, amount: TOTAL, requests: MIXED_REQUESTS, timeout: 30 }, (error, result) =>
-      error ? fail(error) : finish(result),
+    const run = autocannon(
+      { url: server.url, connections: CONCURRENCY, amount: TOTAL, requests: MIXED_REQUESTS, timeout: 30 },
+      (error, result) => (error ? fail(error) : finish(result)),
     );
     run.on('response', () => {
       answered++;

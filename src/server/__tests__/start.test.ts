@@ -52,12 +52,21 @@ describe('starting the service', () => {
     try {
       expect(first.output()).toMatch(/Seeded \d+ bank branches/);
       expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      await expect.poll(async () => (await fetch(`${first.url}/readyz`)).status, { timeout: 60_000, interval: 100 }).toBe(200);
-      const res = await fetch(`${first.url}/v1/banks/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=ICICIN&bankCode=ABHY0065002`, {
-        headers: { 'x-fapi-financial-id': 'AB12CD' },
-      });
+      await expect
+        .poll(async () => (await fetch(`${first.url}/readyz`)).status, { timeout: 60_000, interval: 100 })
+        .toBe(200);
+      const res = await fetch(
+        `${first.url}/v1/banks/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=ICICIN&bankCode=ABHY0065002`,
+        {
+          headers: { 'x-fapi-financial-id': 'AB12CD' },
+        },
+      );
       expect(res.status).toBe(200);
-      expect((await res.json()).data[0]).toMatchObject({ routingNumber: 'ABHY0065002', branchName: 'ABHYUDAYA NAGAR', state: 'MH' });
+      expect((await res.json()).data[0]).toMatchObject({
+        routingNumber: 'ABHY0065002',
+        branchName: 'ABHYUDAYA NAGAR',
+        state: 'MH',
+      });
     } finally {
       expect(await stop(first.child)).toBe(0);
     }

@@ -3,10 +3,25 @@ import type { PayoutType } from '../../contract';
 // What the importer produces and a store loads in one transaction: the whole served data set.
 // Rows are in the store's terms (snake-free camelCase, codes normalised), never raw CSV.
 
-export interface CountryRow { code: string; name: string; currency: string }
-export interface DeliveryModeRow { value: number; name: string }
-export interface StateRow { country: string; code: string; name: string }
-export interface CityRow { country: string; state: string; name: string }
+export interface CountryRow {
+  code: string;
+  name: string;
+  currency: string;
+}
+export interface DeliveryModeRow {
+  value: number;
+  name: string;
+}
+export interface StateRow {
+  country: string;
+  code: string;
+  name: string;
+}
+export interface CityRow {
+  country: string;
+  state: string;
+  name: string;
+}
 
 export interface HeadOfficeRow {
   code: string;

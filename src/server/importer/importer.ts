@@ -55,11 +55,21 @@ export interface ImportReport {
 
 const byLine = (a: FileProblem, b: FileProblem) => (a.line ?? 0) - (b.line ?? 0);
 
-export async function importFile(store: LookupStore, kind: ImportKind, path: string, options: ImportOptions = {}): Promise<ImportReport> {
+export async function importFile(
+  store: LookupStore,
+  kind: ImportKind,
+  path: string,
+  options: ImportOptions = {},
+): Promise<ImportReport> {
   return runImport(store, KIND_DEFINITIONS[kind] as ImportKindDefinition<unknown>, path, options);
 }
 
-async function runImport<R>(store: LookupStore, definition: ImportKindDefinition<R>, path: string, options: ImportOptions): Promise<ImportReport> {
+async function runImport<R>(
+  store: LookupStore,
+  definition: ImportKindDefinition<R>,
+  path: string,
+  options: ImportOptions,
+): Promise<ImportReport> {
   const phase = options.onPhase ?? (() => {});
   const progress = options.onProgress ?? (() => {});
   const started = performance.now();
@@ -122,7 +132,10 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
   if (parallel) {
     report.parallel = true;
     phase(`Validating ${records.length} rows of ${report.file} in a worker thread …`);
-    validation = validateInWorker({ kind: definition.kind, file: file.file, bytes: file.bytes, served }, progress).catch((error: Error) => {
+    validation = validateInWorker(
+      { kind: definition.kind, file: file.file, bytes: file.bytes, served },
+      progress,
+    ).catch((error: Error) => {
       // No worker (a runtime without one): the same validation, in this thread.
       phase(`The validation worker failed (${error.message.split('\n')[0]}); validating in this thread …`);
       report.parallel = false;
@@ -134,7 +147,10 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
       report.scope = next.scope;
       // A write the bad rows break (a duplicate key) only means it is not committed: the verdict says why.
       // A changed data set is final: the write below would be refused the same way.
-      speculative = replace(next.dataSet, validation.then((v) => v.rowsBad === 0)).catch((error: unknown) => {
+      speculative = replace(
+        next.dataSet,
+        validation.then((v) => v.rowsBad === 0),
+      ).catch((error: unknown) => {
         if (error instanceof DataSetChangedError) throw error;
         return false;
       });
@@ -158,10 +174,12 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
 
   // An empty (or wholly bad) file never replaces what is served: that would silently lose the data.
   if (verdict.rowsValid === 0) {
-    if (records.length === 0) report.problems.push({ line: null, column: null, reason: 'the file has no rows; nothing would be served' });
+    if (records.length === 0)
+      report.problems.push({ line: null, column: null, reason: 'the file has no rows; nothing would be served' });
     return finish('no valid rows');
   }
-  if (report.rowsBad > 0 && !options.skipInvalid) return finish(`${report.rowsBad} bad rows (all or nothing; --skip-invalid applies the good rows)`);
+  if (report.rowsBad > 0 && !options.skipInvalid)
+    return finish(`${report.rowsBad} bad rows (all or nothing; --skip-invalid applies the good rows)`);
 
   const next = check.build(goodRows<R>(records, verdict.good), { ...source, rows: verdict.rowsValid });
   report.scope = next.scope;
@@ -191,7 +209,11 @@ async function runImport<R>(store: LookupStore, definition: ImportKindDefinition
  * The data set with every row of the file taken as good, for the write that runs alongside the validation;
  * null when the rows are too broken to build one (the validation then tells why, and nothing is written).
  */
-function buildAll<R>(check: KindCheck<R>, records: FileRecord[], source: { kind: string; file: string; sha256: string }) {
+function buildAll<R>(
+  check: KindCheck<R>,
+  records: FileRecord[],
+  source: { kind: string; file: string; sha256: string },
+) {
   try {
     return check.build(records as unknown as GoodRow<R>[], { ...source, rows: records.length });
   } catch {

@@ -24,7 +24,10 @@ import type { FileProblem } from './read-file';
 export const IMPORT_KINDS = ['branches', 'partners', 'agents'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
-export interface GoodRow<R> { line: number; record: R }
+export interface GoodRow<R> {
+  line: number;
+  record: R;
+}
 
 export interface KindCheck<R> {
   /** Problems of one row that passed its schema, against the served data and the rows before it. */
@@ -118,7 +121,8 @@ function duplicateCheck(column: string, what: string) {
   return (key: string, line: number): FileProblem[] => {
     if (!key) return [];
     const first = firstLine.get(key);
-    if (first !== undefined) return [{ line, column, reason: `duplicate ${what} ${key}: first given on line ${first}` }];
+    if (first !== undefined)
+      return [{ line, column, reason: `duplicate ${what} ${key}: first given on line ${first}` }];
     firstLine.set(key, line);
     return [];
   };
@@ -127,18 +131,47 @@ function duplicateCheck(column: string, what: string) {
 const servedCountryCheck = (served: DataSet) => {
   const codes = new Set(served.countries.map((c) => c.code));
   return (country: string, line: number): FileProblem[] =>
-    codes.has(country) ? [] : [{ line, column: 'country', reason: `${country} is not a served receiving country (its partners must be imported first)` }];
+    codes.has(country)
+      ? []
+      : [
+          {
+            line,
+            column: 'country',
+            reason: `${country} is not a served receiving country (its partners must be imported first)`,
+          },
+        ];
 };
 
-const stateCheck = (resolve: (country: string, state: string) => string | null, column = 'state') => (country: string, state: string, line: number): FileProblem[] =>
-  !state || resolve(country, state) ? [] : [{ line, column, reason: `"${state}" is not a state of ${country} (GET /v1/states?receivingCountry=${country})` }];
+const stateCheck =
+  (resolve: (country: string, state: string) => string | null, column = 'state') =>
+  (country: string, state: string, line: number): FileProblem[] =>
+    !state || resolve(country, state)
+      ? []
+      : [
+          {
+            line,
+            column,
+            reason: `"${state}" is not a state of ${country} (GET /v1/states?receivingCountry=${country})`,
+          },
+        ];
 
 /** Sources of the other kinds stay as they are, with their import times. */
 const otherSources = (served: DataSet, kind: ImportKind) => served.sources.filter((s) => s.kind !== kind);
 
 export const branchesKind: ImportKindDefinition<BranchFileRecord> = {
   kind: 'branches',
-  columns: ['country', 'bank_code', 'bank_name', 'routing_number', 'branch_name', 'address_line1', 'address_line2', 'city', 'district', 'state'],
+  columns: [
+    'country',
+    'bank_code',
+    'bank_name',
+    'routing_number',
+    'branch_name',
+    'address_line1',
+    'address_line2',
+    'city',
+    'district',
+    'state',
+  ],
   schema: branchRecord,
   prepare(served) {
     const resolve = cachedStates(served);
@@ -153,7 +186,11 @@ export const branchesKind: ImportKindDefinition<BranchFileRecord> = {
         if (problems.length) return problems;
         problems.push(...checkState(r.country, r.state, line), ...duplicateRouting(r.routing_number, line));
         if (!routable(r.country, r.bank_code)) {
-          problems.push({ line, column: 'bank_code', reason: `bank ${r.bank_code} is not routable: no head office of ${r.country} offering delivery mode 04 pays into it (partners routes_to_banks)` });
+          problems.push({
+            line,
+            column: 'bank_code',
+            reason: `bank ${r.bank_code} is not routable: no head office of ${r.country} offering delivery mode 04 pays into it (partners routes_to_banks)`,
+          });
         }
         return problems;
       },
@@ -167,21 +204,32 @@ export const branchesKind: ImportKindDefinition<BranchFileRecord> = {
           replaced.has(h.country) && routesToAllBanks(h, banksOf) ? { ...h, bankCodes: newBanksOf(h.country) } : h,
         );
         // A previous branch file that supplied other countries too stays listed for those, with their rows.
-        const branchSources = served.sources.filter((s) => s.kind === 'branches').flatMap((s) => {
-          const kept = (s.countries ?? []).filter((c) => !replaced.has(c));
-          if (kept.length === 0) return [];
-          if (kept.length === s.countries!.length) return [s];
-          return [{ ...s, countries: kept, rows: branches.filter((b) => kept.includes(b.country)).length }];
-        });
+        const branchSources = served.sources
+          .filter((s) => s.kind === 'branches')
+          .flatMap((s) => {
+            const kept = (s.countries ?? []).filter((c) => !replaced.has(c));
+            if (kept.length === 0) return [];
+            if (kept.length === s.countries!.length) return [s];
+            return [{ ...s, countries: kept, rows: branches.filter((b) => kept.includes(b.country)).length }];
+          });
         const countries = [...replaced].sort();
         // The replaced countries' cities follow their branches: a district's cities are filed under the division
         // its branches give (the new file's word over the served branches', which keep districts it leaves out).
         const cities = [
           ...served.cities.filter((c) => !replaced.has(c.country)),
-          ...loadCitiesOf(served.states.filter((s) => replaced.has(s.country)), [...served.branches, ...imported]),
+          ...loadCitiesOf(
+            served.states.filter((s) => replaced.has(s.country)),
+            [...served.branches, ...imported],
+          ),
         ];
         return {
-          dataSet: { ...served, branches, cities, headOffices, sources: [...otherSources(served, 'branches'), ...branchSources, { ...source, countries }] },
+          dataSet: {
+            ...served,
+            branches,
+            cities,
+            headOffices,
+            sources: [...otherSources(served, 'branches'), ...branchSources, { ...source, countries }],
+          },
           problems: [],
           scope: `the branches of ${countries.join(', ')}`,
         };
@@ -206,7 +254,16 @@ export const branchesKind: ImportKindDefinition<BranchFileRecord> = {
 
 export const partnersKind: ImportKindDefinition<PartnerFileRecord> = {
   kind: 'partners',
-  columns: ['country', 'head_office_code', 'head_office_name', 'network_name', 'payout_type', 'delivery_modes', 'routes_to_banks', 'demo_locations'],
+  columns: [
+    'country',
+    'head_office_code',
+    'head_office_name',
+    'network_name',
+    'payout_type',
+    'delivery_modes',
+    'routes_to_banks',
+    'demo_locations',
+  ],
   schema: partnerRecord,
   prepare(served) {
     const duplicateOffice = duplicateCheck('head_office_code', 'head office code');
@@ -222,7 +279,8 @@ export const partnersKind: ImportKindDefinition<PartnerFileRecord> = {
         const office = new Map(headOffices.map((h) => [h.code, h]));
         const orphans = new Map<string, number>();
         for (const a of served.agents) {
-          if (office.get(a.headOfficeCode)?.country !== a.country) orphans.set(a.headOfficeCode, (orphans.get(a.headOfficeCode) ?? 0) + 1);
+          if (office.get(a.headOfficeCode)?.country !== a.country)
+            orphans.set(a.headOfficeCode, (orphans.get(a.headOfficeCode) ?? 0) + 1);
         }
         for (const [code, count] of orphans) {
           problems.push({
@@ -241,12 +299,18 @@ export const partnersKind: ImportKindDefinition<PartnerFileRecord> = {
           if (!routable(b.country, b.bankCode)) unroutable.set(bank, (unroutable.get(bank) ?? 0) + 1);
         }
         for (const [bank, count] of unroutable) {
-          problems.push({ line: null, column: 'routes_to_banks', reason: `no head office offering delivery mode 04 would pay into ${bank}, which has ${count} served branches` });
+          problems.push({
+            line: null,
+            column: 'routes_to_banks',
+            reason: `no head office offering delivery mode 04 would pay into ${bank}, which has ${count} served branches`,
+          });
         }
 
         const codes = [...new Set(headOffices.map((h) => h.country))].sort();
         const sameCountries = codes.join() === served.countries.map((c) => c.code).join();
-        const places = sameCountries ? { countries: served.countries, states: served.states, cities: served.cities } : countriesOf(codes, served.branches);
+        const places = sameCountries
+          ? { countries: served.countries, states: served.states, cities: served.cities }
+          : countriesOf(codes, served.branches);
         return {
           dataSet: { ...served, ...places, headOffices, sources: [...otherSources(served, 'partners'), source] },
           problems,
@@ -282,7 +346,17 @@ function countriesOf(codes: string[], branches: BranchRow[]) {
 
 export const agentsKind: ImportKindDefinition<AgentFileRecord> = {
   kind: 'agents',
-  columns: ['agent_code', 'head_office_code', 'country', 'agent_name', 'address_line1', 'address_line2', 'city', 'state', 'phone_number'],
+  columns: [
+    'agent_code',
+    'head_office_code',
+    'country',
+    'agent_name',
+    'address_line1',
+    'address_line2',
+    'city',
+    'state',
+    'phone_number',
+  ],
   schema: agentRecord,
   prepare(served) {
     const resolve = cachedStates(served);
@@ -294,8 +368,18 @@ export const agentsKind: ImportKindDefinition<AgentFileRecord> = {
       checkRow(r, line) {
         const problems = [...duplicateAgent(r.agent_code, line), ...isServed(r.country, line)];
         const office = offices.get(r.head_office_code);
-        if (!office) problems.push({ line, column: 'head_office_code', reason: `head office ${r.head_office_code} does not exist (import partners first)` });
-        else if (office.country !== r.country) problems.push({ line, column: 'country', reason: `head office ${office.code} is in ${office.country}, not ${r.country}` });
+        if (!office)
+          problems.push({
+            line,
+            column: 'head_office_code',
+            reason: `head office ${r.head_office_code} does not exist (import partners first)`,
+          });
+        else if (office.country !== r.country)
+          problems.push({
+            line,
+            column: 'country',
+            reason: `head office ${office.code} is in ${office.country}, not ${r.country}`,
+          });
         if (problems.some((p) => p.column === 'country')) return problems;
         problems.push(...checkState(r.country, r.state, line));
         if (r.phone_number && !parsePhoneNumberFromString(r.phone_number, r.country as CountryCode)?.isValid()) {
@@ -316,7 +400,11 @@ export const agentsKind: ImportKindDefinition<AgentFileRecord> = {
           publishedState: r.state,
           phoneNumber: r.phone_number || null,
         }));
-        return { dataSet: { ...served, agents, sources: [...otherSources(served, 'agents'), source] }, problems: [], scope: 'all agents' };
+        return {
+          dataSet: { ...served, agents, sources: [...otherSources(served, 'agents'), source] },
+          problems: [],
+          scope: 'all agents',
+        };
       },
     };
   },
@@ -335,6 +423,13 @@ export const agentsKind: ImportKindDefinition<AgentFileRecord> = {
   },
 };
 
-type AnyKindDefinition = ImportKindDefinition<BranchFileRecord> | ImportKindDefinition<PartnerFileRecord> | ImportKindDefinition<AgentFileRecord>;
+type AnyKindDefinition =
+  | ImportKindDefinition<BranchFileRecord>
+  | ImportKindDefinition<PartnerFileRecord>
+  | ImportKindDefinition<AgentFileRecord>;
 
-export const KIND_DEFINITIONS: Record<ImportKind, AnyKindDefinition> = { branches: branchesKind, partners: partnersKind, agents: agentsKind };
+export const KIND_DEFINITIONS: Record<ImportKind, AnyKindDefinition> = {
+  branches: branchesKind,
+  partners: partnersKind,
+  agents: agentsKind,
+};

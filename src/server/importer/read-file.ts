@@ -9,11 +9,23 @@ import Papa from 'papaparse';
 // reported as problems, not thrown: the importer turns them into the report like any bad row.
 
 /** A row of the file: its text cells by column (`record`, as a good row hands it on), and its own problems. */
-export interface FileRecord { line: number; record: Record<string, string>; problems: FileProblem[] }
-export interface FileProblem { line: number | null; column: string | null; reason: string }
+export interface FileRecord {
+  line: number;
+  record: Record<string, string>;
+  problems: FileProblem[];
+}
+export interface FileProblem {
+  line: number | null;
+  column: string | null;
+  reason: string;
+}
 
 /** Rows done of the rows to do, in one phase of an import (validating, and writing the new data set). */
-export interface FileProgress { phase: 'validating' | 'writing'; done: number; total: number }
+export interface FileProgress {
+  phase: 'validating' | 'writing';
+  done: number;
+  total: number;
+}
 
 export interface ReadResult {
   records: FileRecord[];
@@ -27,7 +39,8 @@ const fileFormatOf = (path: string): 'csv' | 'json' => (extname(path).toLowerCas
 function headerProblems(header: string[], columns: readonly string[]): FileProblem[] {
   const problems: FileProblem[] = [];
   for (const column of columns) {
-    if (!header.includes(column)) problems.push({ line: 1, column, reason: `missing column (expected: ${columns.join(',')})` });
+    if (!header.includes(column))
+      problems.push({ line: 1, column, reason: `missing column (expected: ${columns.join(',')})` });
   }
   const seen = new Set<string>();
   for (const column of header) {
@@ -38,7 +51,11 @@ function headerProblems(header: string[], columns: readonly string[]): FileProbl
   return problems;
 }
 
-export interface ImportFile { file: string; bytes: Uint8Array; sha256: string }
+export interface ImportFile {
+  file: string;
+  bytes: Uint8Array;
+  sha256: string;
+}
 
 /** The file's bytes, read (and hashed) once: the importer parses them and hands them to its validation worker. */
 export function loadImportFile(path: string): ImportFile | FileProblem {
@@ -51,7 +68,9 @@ export function loadImportFile(path: string): ImportFile | FileProblem {
 }
 
 export function parseImportFile(file: string, bytes: Uint8Array, columns: readonly string[]): ReadResult {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8').replace(/^\uFEFF/, '');
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   return fileFormatOf(file) === 'json' ? readJson(text, columns) : readCsv(text, columns);
 }
 
@@ -81,7 +100,12 @@ function readCsv(text: string, columns: readonly string[]): ReadResult {
   }
   for (const error of parsed.errors) {
     // Quoting errors make the rest of the file unreliable: the whole file is refused.
-    if (error.type === 'Quotes') fileProblems.push({ line: lineOfRow[error.row ?? 0] ?? null, column: null, reason: `not readable as CSV: ${error.message}` });
+    if (error.type === 'Quotes')
+      fileProblems.push({
+        line: lineOfRow[error.row ?? 0] ?? null,
+        column: null,
+        reason: `not readable as CSV: ${error.message}`,
+      });
   }
   const records: FileRecord[] = [];
   const width = header.length;
@@ -145,16 +169,26 @@ function readJson(text: string, columns: readonly string[]): ReadResult {
   } catch (error) {
     const position = /position (\d+)/.exec((error as Error).message);
     const line = position ? text.slice(0, Number(position[1])).split('\n').length : null;
-    return { records: [], fileProblems: [{ line, column: null, reason: `not readable as JSON: ${(error as Error).message}` }] };
+    return {
+      records: [],
+      fileProblems: [{ line, column: null, reason: `not readable as JSON: ${(error as Error).message}` }],
+    };
   }
   if (!Array.isArray(document)) {
-    return { records: [], fileProblems: [{ line: 1, column: null, reason: 'must be a JSON array of objects, one per row' }] };
+    return {
+      records: [],
+      fileProblems: [{ line: 1, column: null, reason: 'must be a JSON array of objects, one per row' }],
+    };
   }
   const lines = elementLines(text);
   const records = document.map((element, index): FileRecord => {
     const line = lines[index] ?? null!;
     if (element === null || typeof element !== 'object' || Array.isArray(element)) {
-      return { line, record: {}, problems: [{ line, column: null, reason: 'must be an object with the fields of the format' }] };
+      return {
+        line,
+        record: {},
+        problems: [{ line, column: null, reason: 'must be an object with the fields of the format' }],
+      };
     }
     const cells: Record<string, string> = {};
     const problems: FileProblem[] = [];

@@ -4,9 +4,7 @@ import type { ImportReport } from './importer';
 // summary line with the outcome and the speed.
 
 export function formatReport(report: ImportReport): string {
-  const lines = report.problems.map(
-    (p) => `${report.file}:${p.line ?? '-'} ${p.column ?? '(row)'}: ${p.reason}`,
-  );
+  const lines = report.problems.map((p) => `${report.file}:${p.line ?? '-'} ${p.column ?? '(row)'}: ${p.reason}`);
   const outcome = report.applied
     ? `applied: replaced ${report.scope}`
     : `NOT applied (${report.notApplied ?? 'no changes'}); the served data is unchanged`;

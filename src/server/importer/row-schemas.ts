@@ -63,7 +63,12 @@ const districtKey = (name: string) => {
 };
 
 /** The routing number rules per country; null when the routing number is fine. */
-function routingNumberProblem(row: { country: string; bank_code: string; routing_number: string; district: string }): string | null {
+function routingNumberProblem(row: {
+  country: string;
+  bank_code: string;
+  routing_number: string;
+  district: string;
+}): string | null {
   const { country, bank_code: bankCode, routing_number: routing } = row;
   if (country === 'IN') {
     if (!routing) return 'is required for India: the branch IFSC';
@@ -74,7 +79,8 @@ function routingNumberProblem(row: { country: string; bank_code: string; routing
   if (country === 'BD') {
     if (!routing) return 'is required for Bangladesh: the nine-digit routing number';
     if (!BD_ROUTING_NUMBER.test(routing)) return 'must be a nine-digit Bangladesh Bank routing number';
-    if (routing.slice(0, 3) !== bankCode) return `routing number ${routing} does not start with the bank code ${bankCode}`;
+    if (routing.slice(0, 3) !== bankCode)
+      return `routing number ${routing} does not start with the bank code ${bankCode}`;
     const districtCode = routing.slice(3, 5);
     const district = BD_DISTRICT_CODES[districtCode];
     if (!district) return `digits 4–5 (${districtCode}) are not a known Bangladesh district code`;
@@ -123,7 +129,10 @@ export const partnerRecord = z
     payout_type: z
       .string()
       .min(1, 'is required')
-      .refine((value) => payoutType.safeParse(value).success, 'must be N (anywhere within the network), C (anywhere within the country) or O (others)'),
+      .refine(
+        (value) => payoutType.safeParse(value).success,
+        'must be N (anywhere within the network), C (anywhere within the country) or O (others)',
+      ),
     delivery_modes: z.string().min(1, 'is required: space-separated delivery mode codes, e.g. "01 03"'),
     routes_to_banks: text(),
     demo_locations: z.string().regex(/^\d{0,7}$/, 'must be a whole number of agent locations (digits only)'),
@@ -132,7 +141,11 @@ export const partnerRecord = z
     const codes = row.delivery_modes.split(/\s+/).filter(Boolean);
     const unknown = codes.filter((code) => !deliveryModeCodes.has(code));
     if (unknown.length) {
-      ctx.addIssue({ code: 'custom', path: ['delivery_modes'], message: `${unknown.map((c) => `"${c}"`).join(', ')} not in the delivery mode catalog (${catalogText})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['delivery_modes'],
+        message: `${unknown.map((c) => `"${c}"`).join(', ')} not in the delivery mode catalog (${catalogText})`,
+      });
       return;
     }
     if (new Set(codes).size !== codes.length) {
@@ -140,18 +153,34 @@ export const partnerRecord = z
     }
     const modes = codes.map((code) => deliveryModeCodes.get(code)!);
     if (row.country === 'IN' && modes.some((m) => !INDIA_ONLY_MODES.has(m))) {
-      ctx.addIssue({ code: 'custom', path: ['delivery_modes'], message: 'India takes account transfers only as delivery mode 04' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['delivery_modes'],
+        message: 'India takes account transfers only as delivery mode 04',
+      });
     }
     const routes = row.routes_to_banks;
     const offersBankTransfer = modes.includes(4);
     if (offersBankTransfer && !routes) {
-      ctx.addIssue({ code: 'custom', path: ['routes_to_banks'], message: 'is required with delivery mode 04: "*" or the bank codes this head office pays into' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['routes_to_banks'],
+        message: 'is required with delivery mode 04: "*" or the bank codes this head office pays into',
+      });
     } else if (!offersBankTransfer && routes) {
-      ctx.addIssue({ code: 'custom', path: ['routes_to_banks'], message: 'applies only to delivery mode 04, which this head office does not offer' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['routes_to_banks'],
+        message: 'applies only to delivery mode 04, which this head office does not offer',
+      });
     } else if (routes && routes !== '*' && /^[A-Z]{2}$/.test(row.country)) {
       const bad = routes.split(/\s+/).filter((code) => bankCodeProblem(row.country, code));
       if (bad.length) {
-        ctx.addIssue({ code: 'custom', path: ['routes_to_banks'], message: `${bad.map((c) => `"${c}"`).join(', ')}: each must be ${bankCodeFormat(row.country).description}, or the whole value "*"` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['routes_to_banks'],
+          message: `${bad.map((c) => `"${c}"`).join(', ')}: each must be ${bankCodeFormat(row.country).description}, or the whole value "*"`,
+        });
       }
     }
   });

@@ -12,7 +12,10 @@ try {
   const definition = KIND_DEFINITIONS[job.kind] as ImportKindDefinition<unknown>;
   const read = parseImportFile(job.file, job.bytes, definition.columns);
   const check = definition.prepare(job.served);
-  post({ type: 'done', validation: validateRecords(definition, read.records, check, (progress) => post({ type: 'progress', progress })) });
+  post({
+    type: 'done',
+    validation: validateRecords(definition, read.records, check, (progress) => post({ type: 'progress', progress })),
+  });
 } catch (error) {
   post({ type: 'failed', message: (error as Error).stack ?? String(error) });
 }

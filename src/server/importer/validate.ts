@@ -35,7 +35,9 @@ export function validateRecords<R>(
     if (problems.length === 0) {
       const parsed = definition.schema.safeParse(record);
       if (parsed.success) problems.push(...check.checkRow(parsed.data, line));
-      else for (const issue of parsed.error.issues) problems.push({ line, column: String(issue.path[0] ?? '') || null, reason: issue.message });
+      else
+        for (const issue of parsed.error.issues)
+          problems.push({ line, column: String(issue.path[0] ?? '') || null, reason: issue.message });
     }
     if (problems.length) {
       result.rowsBad++;
@@ -52,7 +54,12 @@ export const goodRows = <R>(records: FileRecord[], good: number[]): GoodRow<R>[]
   good.map((index) => records[index] as unknown as GoodRow<R>);
 
 /** What the worker is given: the file's bytes (the ones the importer writes from) and the served data set. */
-export interface ValidationJob { kind: ImportKind; file: string; bytes: Uint8Array; served: DataSet }
+export interface ValidationJob {
+  kind: ImportKind;
+  file: string;
+  bytes: Uint8Array;
+  served: DataSet;
+}
 
 export type ValidationMessage =
   | { type: 'progress'; progress: FileProgress }

@@ -19,13 +19,26 @@ export default async function operationsRoutes(app: FastifyInstance) {
       throw new ProblemError('unavailable', 'The store is not reachable.', [], { 'retry-after': '5' });
     }
     if (!loaded) throw new ProblemError('unavailable', 'No data set is loaded yet.', [], { 'retry-after': '5' });
-    if (!app.searchIndex.ready) throw new ProblemError('unavailable', 'The search index is being built.', [], { 'retry-after': '2' });
+    if (!app.searchIndex.ready)
+      throw new ProblemError('unavailable', 'The search index is being built.', [], { 'retry-after': '2' });
     const build = app.searchIndex.lastBuild!;
-    const searchIndex = { dataVersion: build.version, branches: build.branches, agents: build.agents, buildMs: Math.round(build.buildMs), bytes: build.bytes };
+    const searchIndex = {
+      dataVersion: build.version,
+      branches: build.branches,
+      agents: build.agents,
+      buildMs: Math.round(build.buildMs),
+      bytes: build.bytes,
+    };
     // Redis down is degraded, not unready: lookups are served (without rate-limit counting), and taking every
     // instance out of the load balancer because the shared Redis stalled would turn a nuisance into an outage.
     const redis = app.redis?.degradedReason();
-    if (redis) return { status: 'degraded', engine: app.store.engine, searchIndex, degraded: [{ dependency: 'redis', detail: redis }] };
+    if (redis)
+      return {
+        status: 'degraded',
+        engine: app.store.engine,
+        searchIndex,
+        degraded: [{ dependency: 'redis', detail: redis }],
+      };
     return { status: 'ready', engine: app.store.engine, searchIndex };
   });
 }

@@ -80,14 +80,30 @@ export interface SearchIndexData {
     phone: Int32Array;
   };
   tables: Record<
-    | 'branchName' | 'routing' | 'addr1' | 'addr1Lower' | 'addr2' | 'addr2Lower' | 'city' | 'district' | 'districtLower' | 'state'
-    | 'agentCode' | 'agentName' | 'agentAddr1' | 'agentAddr2' | 'phone',
+    | 'branchName'
+    | 'routing'
+    | 'addr1'
+    | 'addr1Lower'
+    | 'addr2'
+    | 'addr2Lower'
+    | 'city'
+    | 'district'
+    | 'districtLower'
+    | 'state'
+    | 'agentCode'
+    | 'agentName'
+    | 'agentAddr1'
+    | 'agentAddr2'
+    | 'phone',
     StringTableData
   >;
   /** Rows by the hash of their routing number / agent code (per-row tables `routing`, `agentCode`; '' for none). */
   hashes: Record<'routing' | 'agentCode', Int32Array>;
   trigrams: Record<'branchName' | 'addr1Lower' | 'addr2Lower' | 'districtLower' | 'agentName', TrigramIndexData>;
-  postings: Record<'branchName' | 'addr1Lower' | 'addr2Lower' | 'districtLower' | 'agentName' | 'agentState', PostingsData>;
+  postings: Record<
+    'branchName' | 'addr1Lower' | 'addr2Lower' | 'districtLower' | 'agentName' | 'agentState',
+    PostingsData
+  >;
   /** Each row's answer record as JSON (documents.ts); written by the SearchIndex made from this data. */
   documents?: { branches: DocumentTable; agents: DocumentTable };
 }
@@ -154,8 +170,26 @@ export class SearchIndexBuilder implements DataSetVisitor {
   private readonly bankOf = new Map<number, number>();
   private readonly banks: { country: number; code: number; name: number }[] = [];
   // Branch columns in load order (ids are the load order, 1-based, in both stores).
-  private readonly b = { bank: [] as number[], branchName: [] as number[], routing: [] as (string | null)[], addr1: [] as number[], addr2: [] as number[], city: [] as number[], district: [] as number[], state: [] as number[] };
-  private readonly a = { office: [] as number[], code: [] as string[], name: [] as number[], addr1: [] as number[], addr2: [] as number[], city: [] as number[], state: [] as number[], phone: [] as number[] };
+  private readonly b = {
+    bank: [] as number[],
+    branchName: [] as number[],
+    routing: [] as (string | null)[],
+    addr1: [] as number[],
+    addr2: [] as number[],
+    city: [] as number[],
+    district: [] as number[],
+    state: [] as number[],
+  };
+  private readonly a = {
+    office: [] as number[],
+    code: [] as string[],
+    name: [] as number[],
+    addr1: [] as number[],
+    addr2: [] as number[],
+    city: [] as number[],
+    state: [] as number[],
+    phone: [] as number[],
+  };
 
   reference(parts: Pick<DataSet, 'countries' | 'states' | 'headOffices'>): void {
     this.countries = parts.countries.map((c) => c.code);
@@ -214,7 +248,9 @@ export class SearchIndexBuilder implements DataSetVisitor {
   }
 
   finish(version: string): SearchIndexData {
-    const countries = [...new Set([...this.countries, ...this.country.values, ...this.offices.map((h) => h.country)])].sort(compareCodePoints);
+    const countries = [
+      ...new Set([...this.countries, ...this.country.values, ...this.offices.map((h) => h.country)]),
+    ].sort(compareCodePoints);
     const countryRank = Int32Array.from(this.country.values, (c) => countries.indexOf(c));
 
     // ---- Bank branches, in answer order: country, bank name, branch name, id.
@@ -229,7 +265,9 @@ export class SearchIndexBuilder implements DataSetVisitor {
     order.sort((x, y) => {
       const bx = bankOfRow[x];
       const by = bankOfRow[y];
-      return bankCountry[bx] - bankCountry[by] || bankNameOrder[bx] - bankNameOrder[by] || nameRank[x] - nameRank[y] || x - y;
+      return (
+        bankCountry[bx] - bankCountry[by] || bankNameOrder[bx] - bankNameOrder[by] || nameRank[x] - nameRank[y] || x - y
+      );
     });
     const permuted = (column: number[] | Int32Array) => Int32Array.from(order, (i) => column[i]);
 
@@ -297,7 +335,8 @@ export class SearchIndexBuilder implements DataSetVisitor {
     const agentNameRank = new Int32Array(this.agentName.values.length).fill(-1);
     const agentNames: string[] = [];
     for (const i of agentOrder) {
-      if (agentNameRank[a.name[i]] < 0) agentNameRank[a.name[i]] = agentNames.push(this.agentName.values[a.name[i]]) - 1;
+      if (agentNameRank[a.name[i]] < 0)
+        agentNameRank[a.name[i]] = agentNames.push(this.agentName.values[a.name[i]]) - 1;
     }
     const agents = {
       count: m,

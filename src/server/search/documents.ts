@@ -57,7 +57,7 @@ export function pageBody(
   for (let i = 0; i < rows.length; i++) length += offsets[rows[i] + 1] - offsets[rows[i]];
   const body = Buffer.allocUnsafe(length);
   let at = body.write(open, 0, 'latin1');
-  for (let i = 0; i < rows.length; ) {
+  for (let i = 0; i < rows.length;) {
     let last = i;
     while (last + 1 < rows.length && rows[last + 1] === rows[last] + 1) last++;
     const from = offsets[rows[i]];
@@ -76,4 +76,5 @@ export function pageBody(
 }
 
 /** A Buffer over the table's bytes without copying them (for Buffer#copy). */
-export const documentSource = (table: DocumentTable) => Buffer.from(table.bytes.buffer, table.bytes.byteOffset, table.bytes.byteLength);
+export const documentSource = (table: DocumentTable) =>
+  Buffer.from(table.bytes.buffer, table.bytes.byteOffset, table.bytes.byteLength);

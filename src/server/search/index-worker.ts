@@ -16,7 +16,8 @@ export type IndexWorkerMessage =
 
 /** The worker's own connection: read-only, without a memory map, so reading a large file adds no resident pages. */
 function openSource(source: StoreSource): LookupStore {
-  if (source.engine === 'postgres') return PgStore.open({ connectionString: source.connectionString, poolSize: 1, statementTimeoutMs: 600_000 });
+  if (source.engine === 'postgres')
+    return PgStore.open({ connectionString: source.connectionString, poolSize: 1, statementTimeoutMs: 600_000 });
   const store = SqliteStore.open(source.file, { readonly: true });
   store.db.pragma('mmap_size = 0');
   return store;
@@ -29,11 +30,18 @@ async function run() {
     const data = await buildFromStore(store);
     // Making the index writes the answer documents into `data` (documents.ts): here, off the main thread.
     new SearchIndex(data);
-    const message: IndexWorkerMessage = { type: 'built', data, buildMs: performance.now() - started, bytes: indexSize(data) };
+    const message: IndexWorkerMessage = {
+      type: 'built',
+      data,
+      buildMs: performance.now() - started,
+      bytes: indexSize(data),
+    };
     parentPort!.postMessage(message, transferList(data));
   } finally {
     await store.close();
   }
 }
 
-run().catch((error: Error) => parentPort!.postMessage({ type: 'failed', message: error.stack ?? String(error) } satisfies IndexWorkerMessage));
+run().catch((error: Error) =>
+  parentPort!.postMessage({ type: 'failed', message: error.stack ?? String(error) } satisfies IndexWorkerMessage),
+);

@@ -106,18 +106,32 @@ export class SearchService {
       const started = performance.now();
       const data = await buildFromStore(store);
       index = new SearchIndex(data);
-      build = { version: data.version, buildMs: performance.now() - started, bytes: indexSize(data), branches: index.branchCount, agents: index.agentCount };
+      build = {
+        version: data.version,
+        buildMs: performance.now() - started,
+        bytes: indexSize(data),
+        branches: index.branchCount,
+        agents: index.agentCount,
+      };
     } else {
       const message = await new Promise<Extract<IndexWorkerMessage, { type: 'built' }>>((resolve, reject) => {
         const worker = startWorker(new URL('./index-worker.js', import.meta.url), source);
         this.worker = worker;
-        worker.once('message', (m: IndexWorkerMessage) => (m.type === 'built' ? resolve(m) : reject(new Error(m.message))));
+        worker.once('message', (m: IndexWorkerMessage) =>
+          m.type === 'built' ? resolve(m) : reject(new Error(m.message)),
+        );
         worker.once('error', reject);
         worker.once('exit', (code) => reject(new Error(`the index worker stopped (exit code ${code})`)));
       });
       this.worker = null;
       index = new SearchIndex(message.data);
-      build = { version: message.data.version, buildMs: message.buildMs, bytes: message.bytes, branches: index.branchCount, agents: index.agentCount };
+      build = {
+        version: message.data.version,
+        buildMs: message.buildMs,
+        bytes: message.bytes,
+        branches: index.branchCount,
+        agents: index.agentCount,
+      };
     }
     this.lastBuild = build;
     this.options.log?.('search index built', { ...build, buildMs: Math.round(build.buildMs) });

@@ -167,7 +167,7 @@ export class TextIndex {
   private scanned(term: string): Int32Array {
     const { text, offsets } = this.texts;
     const matched: number[] = [];
-    for (let hit = text.indexOf(term); hit >= 0; ) {
+    for (let hit = text.indexOf(term); hit >= 0;) {
       const id = this.texts.idAt(hit);
       matched.push(id);
       hit = text.indexOf(term, offsets[id + 1]);

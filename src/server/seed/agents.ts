@@ -1,13 +1,4 @@
-import {
-  Faker,
-  base,
-  en,
-  en_IN,
-  en_NG,
-  es,
-  es_MX,
-  vi,
-} from '@faker-js/faker';
+import { Faker, base, en, en_IN, en_NG, es, es_MX, vi } from '@faker-js/faker';
 import { getExampleNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
 import { readFileSync } from 'node:fs';
@@ -19,8 +10,20 @@ import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../contract';
 // country, seeded from the seed and the country code, and partners and cities walked in a fixed order.
 
 const LOCALES: Record<string, Faker['rawDefinitions'][]> = {
-  MX: [es_MX, es], GT: [es], SV: [es], HN: [es], DO: [es], CO: [es],
-  IN: [en_IN], BD: [en_IN], PK: [en_IN], NP: [en_IN], NG: [en_NG], VN: [vi], PH: [en], KE: [en],
+  MX: [es_MX, es],
+  GT: [es],
+  SV: [es],
+  HN: [es],
+  DO: [es],
+  CO: [es],
+  IN: [en_IN],
+  BD: [en_IN],
+  PK: [en_IN],
+  NP: [en_IN],
+  NG: [en_NG],
+  VN: [vi],
+  PH: [en],
+  KE: [en],
 };
 
 export const DEFAULT_AGENT_SEED = 20_260_101;
@@ -67,7 +70,12 @@ const PHONE_AREAS = PHONE_PLAN.areas;
 
 /** Lower case, accents and punctuation gone, one space between words, padded: for whole-word `includes`. */
 export const placeWords = (text: string) =>
-  ` ${text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()} `;
+  ` ${text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()} `;
 
 /**
  * Whether an area's description ("Kollam, Kerala", "Morelia, MICH", "Jalisco/Zacatecas") names the place: the
@@ -79,7 +87,11 @@ export function areaFits(country: string, description: string, city: string, sta
   return description.split(/[/,]/).some((part) => {
     const words = placeWords(part);
     if (words.trim() === '') return false;
-    return stateWords.includes(words) || words.includes(stateWords) || PHONE_PLAN.stateCodes[country]?.[part.trim()] === state.code;
+    return (
+      stateWords.includes(words) ||
+      words.includes(stateWords) ||
+      PHONE_PLAN.stateCodes[country]?.[part.trim()] === state.code
+    );
   });
 }
 
@@ -116,7 +128,10 @@ function phoneNumber(faker: Faker, country: string, city: string, state: { code:
   const groups = areaPrefixes(country, city, state);
   const fits = new Set(groups.flat());
   const tryNumber = (prefix: string, length: number) => {
-    const parsed = parsePhoneNumberFromString(prefix + faker.string.numeric(length - prefix.length), country as CountryCode);
+    const parsed = parsePhoneNumberFromString(
+      prefix + faker.string.numeric(length - prefix.length),
+      country as CountryCode,
+    );
     if (!parsed?.isValid() || parsed.country !== country) return null;
     const area = areaOf(country, parsed.nationalNumber);
     return area && fits.has(area.prefix) ? parsed.formatInternational() : null;
@@ -186,7 +201,10 @@ export function generateAgents(
     faker.seed(seedOf(seed, office.code));
     const perCity = new Map<string, number>();
     // Bigger places get more locations: the first cities of each state are drawn more often.
-    const drawPlace = weightedDraw(faker, places.map((value, index) => ({ value, weight: 1 + 4 / (1 + (index % 25)) })));
+    const drawPlace = weightedDraw(
+      faker,
+      places.map((value, index) => ({ value, weight: 1 + 4 / (1 + (index % 25)) })),
+    );
     for (let i = 1; i <= office.demoLocations; i++) {
       const place = drawPlace();
       const count = (perCity.get(place.name) ?? 0) + 1;

@@ -3,7 +3,10 @@ import type { PayoutType } from '../../contract';
 
 // The reference files of data/seed as records (formats in data/seed/SOURCES.md), and their rows.
 
-export interface CsvFile<T> { records: T[]; source: DataSetSource }
+export interface CsvFile<T> {
+  records: T[];
+  source: DataSetSource;
+}
 
 export interface PartnerRecord {
   country: string;
@@ -31,7 +34,10 @@ export interface BranchRecord {
 
 const orNull = (value: string | undefined) => (value && value.trim() !== '' ? value.trim() : null);
 
-export function toBranchRow(record: BranchRecord, resolveState: (country: string, state: string) => string | null): BranchRow {
+export function toBranchRow(
+  record: BranchRecord,
+  resolveState: (country: string, state: string) => string | null,
+): BranchRow {
   return {
     country: record.country,
     bankCode: record.bank_code,

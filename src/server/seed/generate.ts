@@ -89,12 +89,24 @@ export function writeAgentsFile(dataSet: DataSet, path: string): void {
 export function generateSeedFiles(options: GenerateOptions, real: SeedFiles = readSeedFiles()): SeedFiles {
   const faker = new Faker({ locale: [base] });
   faker.seed(options.seed ?? DEFAULT_GENERATED_SEED);
-  const branchCounts = apportion(options.branches, real.branchFiles.map((f) => f.records.length));
+  const branchCounts = apportion(
+    options.branches,
+    real.branchFiles.map((f) => f.records.length),
+  );
   const branchFiles = real.branchFiles.map((file, i) => generateBranchFile(file, branchCounts[i], faker));
 
-  const locations = apportion(options.agents, real.partners.records.map((p) => Number(p.demo_locations || 0)));
-  const partnerRecords: PartnerRecord[] = real.partners.records.map((p, i) => ({ ...p, demo_locations: String(locations[i]) }));
-  const partners = { records: partnerRecords, source: { ...real.partners.source, file: 'generated-partners.csv', sha256: '' } };
+  const locations = apportion(
+    options.agents,
+    real.partners.records.map((p) => Number(p.demo_locations || 0)),
+  );
+  const partnerRecords: PartnerRecord[] = real.partners.records.map((p, i) => ({
+    ...p,
+    demo_locations: String(locations[i]),
+  }));
+  const partners = {
+    records: partnerRecords,
+    source: { ...real.partners.source, file: 'generated-partners.csv', sha256: '' },
+  };
   return { partners, branchFiles };
 }
 

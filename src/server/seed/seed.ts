@@ -98,7 +98,9 @@ export function withAgentsFile(base: DataSet, path: string): DataSet {
   const problems = [...read.fileProblems, ...verdict.problems];
   if (problems.length) {
     const [first] = problems;
-    throw new Error(`${path} has ${problems.length} problems; line ${first.line} ${first.column ?? ''}: ${first.reason}`);
+    throw new Error(
+      `${path} has ${problems.length} problems; line ${first.line} ${first.column ?? ''}: ${first.reason}`,
+    );
   }
   const source = { kind: 'agents', file: file.file, sha256: file.sha256, rows: verdict.rowsValid };
   return check.build(goodRows(read.records, verdict.good), source).dataSet;

@@ -107,7 +107,10 @@ export class StateResolver {
  * Cities of each of the states' countries, with a district placed in the division (state) that the country's
  * branches give it (`branches`: rows with a district and a state, as a code or a published name).
  */
-export function loadCitiesOf(states: StateRow[], branches: Iterable<{ country: string; district: string | null; state: string | null }>): CityRow[] {
+export function loadCitiesOf(
+  states: StateRow[],
+  branches: Iterable<{ country: string; district: string | null; state: string | null }>,
+): CityRow[] {
   const districtDivisions = new Map<string, string>();
   // Hundreds of thousands of branches, a few hundred districts: each district's key is normalised once.
   const keys = new Map<string, string>();
@@ -125,11 +128,7 @@ export function loadCitiesOf(states: StateRow[], branches: Iterable<{ country: s
  * Cities of each served state. Bangladesh's cities are filed under districts in the package; they are lifted
  * to the division that the real branch data places that district in (`districtDivisions`).
  */
-function loadCities(
-  states: StateRow[],
-  resolver: StateResolver,
-  districtDivisions: Map<string, string>,
-): CityRow[] {
+function loadCities(states: StateRow[], resolver: StateResolver, districtDivisions: Map<string, string>): CityRow[] {
   const served = new Set(states.map((s) => `${s.country}:${s.code}`));
   const countries = [...new Set(states.map((s) => s.country))];
   const rows = new Map<string, CityRow>();

@@ -1,10 +1,4 @@
-import type {
-  AgentsQuery,
-  BranchesQuery,
-  City,
-  Page,
-  PayoutNetwork,
-} from '../../contract';
+import type { AgentsQuery, BranchesQuery, City, Page, PayoutNetwork } from '../../contract';
 import { PAYOUT_TYPES, type PayoutType } from '../../contract';
 import type { DataSet, DataSetSource, DataSetVisitor } from '../domain/data-set';
 import { deliveryModeCodeOf } from '../../contract/delivery-modes';
@@ -20,10 +14,14 @@ export interface ReferenceData {
 }
 
 /** The agent list's query after validation and defaults (pageNumber/pageSize filled in). */
-export type AgentSearch = Required<Pick<AgentsQuery, 'pageNumber' | 'pageSize'>> & Omit<AgentsQuery, 'pageNumber' | 'pageSize'>;
-export type BranchSearch = Required<Pick<BranchesQuery, 'pageNumber' | 'pageSize'>> & Omit<BranchesQuery, 'pageNumber' | 'pageSize'>;
+export type AgentSearch = Required<Pick<AgentsQuery, 'pageNumber' | 'pageSize'>> &
+  Omit<AgentsQuery, 'pageNumber' | 'pageSize'>;
+export type BranchSearch = Required<Pick<BranchesQuery, 'pageNumber' | 'pageSize'>> &
+  Omit<BranchesQuery, 'pageNumber' | 'pageSize'>;
 
-export interface DataStatus { sources: (DataSetSource & { importedAt: string; countries: string[] })[] }
+export interface DataStatus {
+  sources: (DataSetSource & { importedAt: string; countries: string[] })[];
+}
 
 /** How a replace is carried out; every field is optional. */
 export interface ReplaceOptions {
@@ -128,7 +126,12 @@ export class StoreUnavailableError extends Error {
 }
 
 /** A head office row as both engines read it for the payout-network lookup. */
-export interface HeadOfficeNetworkRow { code: string; name: string; network_name: string; payout_type: PayoutType }
+export interface HeadOfficeNetworkRow {
+  code: string;
+  name: string;
+  network_name: string;
+  payout_type: PayoutType;
+}
 
 /** The payout-network record of a head office, with its payout type spelled out (spec §2). */
 export const toPayoutNetwork = (row: HeadOfficeNetworkRow, receivingCountry: string, deliveryMode: number) => ({

@@ -38,7 +38,12 @@ export function toCsv<T>(rows: T[], columns: CsvColumn<T>[], withHeader = true):
 }
 
 /** A file name that says what the file holds: the screen, every filter, and how many rows of how many. */
-export function exportFileName(screen: string, filters: Record<string, string | undefined>, rows: number, total: number): string {
+export function exportFileName(
+  screen: string,
+  filters: Record<string, string | undefined>,
+  rows: number,
+  total: number,
+): string {
   const parts = [screen, ...Object.entries(filters).flatMap(([name, value]) => (value ? [`${name}-${value}`] : []))];
   parts.push(rows < total ? `first-${rows}-of-${total}` : `all-${total}`);
   return `${parts.join('_').replace(/[^\p{L}\p{N}._-]+/gu, '-')}.csv`;
@@ -63,7 +68,17 @@ function download(parts: string[], fileName: string) {
 }
 
 /** Exports every row that matches (not only the page on screen), up to MAX_EXPORT_ROWS, as a CSV download. */
-export function ExportCsvButton<T>({ source, columns, screen, filters }: { source: ExportSource<T>; columns: CsvColumn<T>[]; screen: string; filters: Record<string, string | undefined> }) {
+export function ExportCsvButton<T>({
+  source,
+  columns,
+  screen,
+  filters,
+}: {
+  source: ExportSource<T>;
+  columns: CsvColumn<T>[];
+  screen: string;
+  filters: Record<string, string | undefined>;
+}) {
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
   const count = Math.min(source.total, MAX_EXPORT_ROWS);
@@ -103,7 +118,13 @@ export function ExportCsvButton<T>({ source, columns, screen, filters }: { sourc
               ? `Exports the first ${MAX_EXPORT_ROWS.toLocaleString('en')} of ${source.total.toLocaleString('en')} rows (limit ${MAX_EXPORT_ROWS.toLocaleString('en')})`
               : `Exports all ${source.total.toLocaleString('en')} ${source.total === 1 ? 'row' : 'rows'}`}
         </Typography>
-        <Button size="small" variant="outlined" startIcon={<DownloadIcon />} onClick={() => void run()} disabled={source.total === 0 || progress !== null}>
+        <Button
+          size="small"
+          variant="outlined"
+          startIcon={<DownloadIcon />}
+          onClick={() => void run()}
+          disabled={source.total === 0 || progress !== null}
+        >
           Export CSV
         </Button>
       </Stack>

@@ -68,7 +68,12 @@ export function QueryStatus({
           empty
         )
       ) : (
-        <Box data-stale={stale || undefined} inert={stale} aria-hidden={stale || undefined} sx={stale ? { opacity: 0.35, pointerEvents: 'none' } : undefined}>
+        <Box
+          data-stale={stale || undefined}
+          inert={stale}
+          aria-hidden={stale || undefined}
+          sx={stale ? { opacity: 0.35, pointerEvents: 'none' } : undefined}
+        >
           {isEmpty ? null : children}
         </Box>
       )}

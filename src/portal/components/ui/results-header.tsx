@@ -8,7 +8,13 @@ export function countOf(total: number, noun: { one: string; other: string }): st
 }
 
 /** Above every result list: the count, announced to screen readers, and the CSV export of every matching row. */
-export function ResultsHeader<T>({ noun, source, columns, screen, filters }: {
+export function ResultsHeader<T>({
+  noun,
+  source,
+  columns,
+  screen,
+  filters,
+}: {
   noun: { one: string; other: string };
   source: ExportSource<T>;
   columns: CsvColumn<T>[];

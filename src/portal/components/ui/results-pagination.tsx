@@ -21,20 +21,37 @@ export function ResultsPagination({
       count={pagination.totalItems}
       page={Math.max(0, Math.min(pagination.pageNumber - 1, Math.max(0, pagination.totalPages - 1)))}
       rowsPerPage={pagination.pageSize}
-      rowsPerPageOptions={PAGE_SIZES.includes(pagination.pageSize) ? PAGE_SIZES : [...PAGE_SIZES, pagination.pageSize].sort((a, b) => a - b)}
+      rowsPerPageOptions={
+        PAGE_SIZES.includes(pagination.pageSize)
+          ? PAGE_SIZES
+          : [...PAGE_SIZES, pagination.pageSize].sort((a, b) => a - b)
+      }
       onPageChange={(_, page) => onChange({ pageNumber: page + 1 })}
       onRowsPerPageChange={(event) => onChange({ pageSize: Number(event.target.value), pageNumber: 1 })}
       labelRowsPerPage="Per page"
       showFirstButton
       showLastButton
       // On a phone the toolbar wraps instead of pushing the last-page button off the screen.
-      sx={isPhone ? { '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', px: 0 }, '& .MuiTablePagination-actions': { ml: 0 } } : undefined}
+      sx={
+        isPhone
+          ? {
+              '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', px: 0 },
+              '& .MuiTablePagination-actions': { ml: 0 },
+            }
+          : undefined
+      }
     />
   );
 }
 
 /** A page number past the last page: says so, and offers the way back (issue #14). */
-export function PastLastPage({ pagination, onChange }: { pagination: Pagination; onChange: (change: { pageNumber: number }) => void }) {
+export function PastLastPage({
+  pagination,
+  onChange,
+}: {
+  pagination: Pagination;
+  onChange: (change: { pageNumber: number }) => void;
+}) {
   return (
     <Alert
       severity="info"
@@ -46,11 +63,13 @@ export function PastLastPage({ pagination, onChange }: { pagination: Pagination;
         </Button>
       }
     >
-      Page {pagination.pageNumber.toLocaleString('en')} is past the end: {pagination.totalItems.toLocaleString('en')} results fill{' '}
-      {pagination.totalPages.toLocaleString('en')} {pagination.totalPages === 1 ? 'page' : 'pages'} of {pagination.pageSize}.
+      Page {pagination.pageNumber.toLocaleString('en')} is past the end: {pagination.totalItems.toLocaleString('en')}{' '}
+      results fill {pagination.totalPages.toLocaleString('en')} {pagination.totalPages === 1 ? 'page' : 'pages'} of{' '}
+      {pagination.pageSize}.
     </Alert>
   );
 }
 
 /** True when the answer is empty only because the page number is past the last page. */
-export const isPastLastPage = (pagination: Pagination | undefined) => Boolean(pagination && pagination.totalItems > 0 && pagination.pageNumber > pagination.totalPages);
+export const isPastLastPage = (pagination: Pagination | undefined) =>
+  Boolean(pagination && pagination.totalItems > 0 && pagination.pageNumber > pagination.totalPages);

@@ -22,14 +22,34 @@ export function useIsPhone() {
 }
 
 /** The results as a table, or as a list of cards on a phone; both named by `label`. */
-export function ResultsView<T>({ label, rows, columns, rowKey }: { label: string; rows: T[]; columns: ResultColumn<T>[]; rowKey: (row: T) => string }) {
+export function ResultsView<T>({
+  label,
+  rows,
+  columns,
+  rowKey,
+}: {
+  label: string;
+  rows: T[];
+  columns: ResultColumn<T>[];
+  rowKey: (row: T) => string;
+}) {
   const isPhone = useIsPhone();
   if (isPhone)
     return (
       <Box component="ul" aria-label={label} sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1 }}>
         {rows.map((row) => (
           <Paper component="li" variant="outlined" key={rowKey(row)} sx={{ p: 1.5 }}>
-            <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'minmax(90px, auto) 1fr', columnGap: 1, rowGap: 0.5, overflowWrap: 'anywhere' }}>
+            <Box
+              component="dl"
+              sx={{
+                m: 0,
+                display: 'grid',
+                gridTemplateColumns: 'minmax(90px, auto) 1fr',
+                columnGap: 1,
+                rowGap: 0.5,
+                overflowWrap: 'anywhere',
+              }}
+            >
               {columns.map((column) => (
                 <Box key={column.header} sx={{ display: 'contents' }}>
                   <Typography component="dt" variant="caption" color="text.secondary" sx={{ pt: 0.25 }}>

@@ -24,7 +24,9 @@ describe('api client against the real API', () => {
 
   it('turns a problem+json 400 into an ApiError with the message, each parameter and the correlation id', async () => {
     saveCorrespondentId(null);
-    const error = await apiGet('/v1/agents', { query: { receivingCountry: 'MX', deliveryMode: '01', search: 'x'.repeat(101) } }).catch((e: unknown) => e);
+    const error = await apiGet('/v1/agents', {
+      query: { receivingCountry: 'MX', deliveryMode: '01', search: 'x'.repeat(101) },
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     const apiError = error as ApiError;
     expect(apiError.status).toBe(400);
@@ -37,7 +39,9 @@ describe('api client against the real API', () => {
 
 describe('request building', () => {
   it('leaves out empty parameters, which the API would reject', () => {
-    expect(withQuery('/v1/agents', { receivingCountry: 'MX', state: '', search: undefined, pageNumber: 2 })).toBe('/v1/agents?receivingCountry=MX&pageNumber=2');
+    expect(withQuery('/v1/agents', { receivingCountry: 'MX', state: '', search: undefined, pageNumber: 2 })).toBe(
+      '/v1/agents?receivingCountry=MX&pageNumber=2',
+    );
     expect(withQuery('/v1/types')).toBe('/v1/types');
   });
 

@@ -12,7 +12,9 @@ import { reportedProblems, runCli, seededDataDir, servedChecksum, type DataDir }
 // shows in GET /v1/data-status with its file, hash, rows and time, and other files keep theirs.
 
 let data: DataDir;
-beforeAll(() => { data = seededDataDir(); });
+beforeAll(() => {
+  data = seededDataDir();
+});
 afterAll(() => data.remove());
 
 const HEADER = 'country,bank_code,bank_name,routing_number,branch_name,address_line1,address_line2,city,district,state';
@@ -34,7 +36,14 @@ async function dataStatus() {
   try {
     const res = await t.get('/v1/data-status');
     expect(res.statusCode).toBe(200);
-    return res.json().data as { kind: string; file: string; sha256: string; rows: number; countries?: string[]; importedAt: string }[];
+    return res.json().data as {
+      kind: string;
+      file: string;
+      sha256: string;
+      rows: number;
+      countries?: string[];
+      importedAt: string;
+    }[];
   } finally {
     await t.close();
   }
@@ -43,7 +52,11 @@ async function dataStatus() {
 describe('--dry-run', () => {
   it('validates a good file and changes nothing', async () => {
     const before = servedChecksum(data.file);
-    const run = await runCli('import', ['branches', write('dry-good.csv', [HEADER, ...GOOD_ROWS].join('\n')), '--dry-run'], data.dir);
+    const run = await runCli(
+      'import',
+      ['branches', write('dry-good.csv', [HEADER, ...GOOD_ROWS].join('\n')), '--dry-run'],
+      data.dir,
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('3 rows read, 3 valid, 0 bad; NOT applied (dry run)');
     expect(servedChecksum(data.file)).toEqual(before);
@@ -51,9 +64,16 @@ describe('--dry-run', () => {
 
   it('reports the bad rows of a file and changes nothing', async () => {
     const before = servedChecksum(data.file);
-    const run = await runCli('import', ['branches', write('dry-bad.csv', [HEADER, ...GOOD_ROWS, ...BAD_ROWS].join('\n')), '--dry-run'], data.dir);
+    const run = await runCli(
+      'import',
+      ['branches', write('dry-bad.csv', [HEADER, ...GOOD_ROWS, ...BAD_ROWS].join('\n')), '--dry-run'],
+      data.dir,
+    );
     expect(run.code).toBe(1);
-    expect(reportedProblems(run.stdout, 'dry-bad.csv').map((p) => [p.line, p.column])).toEqual([[5, 'routing_number'], [6, 'bank_name']]);
+    expect(reportedProblems(run.stdout, 'dry-bad.csv').map((p) => [p.line, p.column])).toEqual([
+      [5, 'routing_number'],
+      [6, 'bank_name'],
+    ]);
     expect(servedChecksum(data.file)).toEqual(before);
   });
 });
@@ -65,7 +85,10 @@ describe('--skip-invalid', () => {
     const text = [HEADER, GOOD_ROWS[0], BAD_ROWS[0], GOOD_ROWS[1], BAD_ROWS[1], GOOD_ROWS[2]].join('\n') + '\n';
     const run = await runCli('import', ['branches', write('bd-partial.csv', text), '--skip-invalid'], data.dir);
     expect(run.code).toBe(1);
-    expect(reportedProblems(run.stdout, 'bd-partial.csv').map((p) => [p.line, p.column])).toEqual([[3, 'routing_number'], [5, 'bank_name']]);
+    expect(reportedProblems(run.stdout, 'bd-partial.csv').map((p) => [p.line, p.column])).toEqual([
+      [3, 'routing_number'],
+      [5, 'bank_name'],
+    ]);
     expect(run.stdout).toContain('5 rows read, 3 valid, 2 bad; applied: replaced the branches of BD');
 
     // Bangladesh is now the three good rows; India and Nigeria are untouched.
@@ -74,7 +97,11 @@ describe('--skip-invalid', () => {
     const store = SqliteStore.open(data.file, { readonly: true });
     const served = (await store.readDataSet()).dataSet;
     await store.close();
-    expect(served.branches.filter((b) => b.country === 'BD').map((b) => b.routingNumber)).toEqual(['020150130', '020150493', '010260001']);
+    expect(served.branches.filter((b) => b.country === 'BD').map((b) => b.routingNumber)).toEqual([
+      '020150130',
+      '020150493',
+      '010260001',
+    ]);
     expect(served.branches.filter((b) => b.country === 'IN')).toHaveLength(9_999);
     expect(served.branches.filter((b) => b.country === 'NG')).toHaveLength(4_089);
 
@@ -97,7 +124,11 @@ describe('--skip-invalid', () => {
 describe('JSON files', () => {
   it('imports partners given as a JSON array of objects with the CSV columns as fields', async () => {
     const records = csvRows(readFileSync(join(SEED_DIR, 'partners.csv')));
-    const json = JSON.stringify(records.map((r) => ({ ...r, demo_locations: Number(r.demo_locations) })), null, 2);
+    const json = JSON.stringify(
+      records.map((r) => ({ ...r, demo_locations: Number(r.demo_locations) })),
+      null,
+      2,
+    );
     const run = await runCli('import', ['partners', write('partners.json', json)], data.dir);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('40 rows read, 40 valid, 0 bad; applied: replaced all partners (head offices)');
@@ -131,7 +162,11 @@ describe('cities', () => {
     expect(await citiesOf('C')).toContain('Gafargaon');
     expect(await citiesOf('H')).not.toContain('Gafargaon');
     // A file that leaves a district out keeps its cities where the served branches had them.
-    const run2 = await runCli('import', ['branches', write('bd-partial-2.csv', [HEADER, ...GOOD_ROWS].join('\n'))], data.dir);
+    const run2 = await runCli(
+      'import',
+      ['branches', write('bd-partial-2.csv', [HEADER, ...GOOD_ROWS].join('\n'))],
+      data.dir,
+    );
     expect(run2.code, run2.stdout + run2.stderr).toBe(0);
     expect(await citiesOf('C')).toContain('Gafargaon');
   });

@@ -3,13 +3,22 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { SEED_DIR } from '../../seed/seed';
-import { reportedProblems, runCli, seededDataDir, servedChecksum, type DataDir, type ReportedProblem } from '../../../testing/import-cli';
+import {
+  reportedProblems,
+  runCli,
+  seededDataDir,
+  servedChecksum,
+  type DataDir,
+  type ReportedProblem,
+} from '../../../testing/import-cli';
 
 // Files that carry each kind of bad row, imported with the real command: every bad row is reported with its
 // physical line (header = line 1), column and reason; the exit code is 1; nothing is applied.
 
 let data: DataDir;
-beforeAll(() => { data = seededDataDir(); });
+beforeAll(() => {
+  data = seededDataDir();
+});
 afterAll(() => data.remove());
 
 const write = (name: string, lines: string[]) => {
@@ -26,7 +35,11 @@ async function expectRejected(kind: string, path: string, expected: ReportedProb
   const problems = reportedProblems(run.stdout, file);
   expect(run.code, run.stdout + run.stderr).toBe(1);
   for (const want of expected) {
-    expect(problems, `line ${want.line} ${want.column}: ${want.reason}`).toContainEqual({ line: want.line, column: want.column, reason: expect.stringContaining(want.reason) });
+    expect(problems, `line ${want.line} ${want.column}: ${want.reason}`).toContainEqual({
+      line: want.line,
+      column: want.column,
+      reason: expect.stringContaining(want.reason),
+    });
   }
   expect(problems).toHaveLength(expected.length);
   expect(run.stdout).toMatch(/NOT applied/);
@@ -34,8 +47,10 @@ async function expectRejected(kind: string, path: string, expected: ReportedProb
   return run;
 }
 
-const BRANCH_HEADER = 'country,bank_code,bank_name,routing_number,branch_name,address_line1,address_line2,city,district,state';
-const GOOD_BD = 'BD,020,AB BANK LIMITED,020150130,AGRABAD,AGRABAD BRANCH,"Chattogram, Chattogram Division, Bangladesh",,Chattogram,Chattogram';
+const BRANCH_HEADER =
+  'country,bank_code,bank_name,routing_number,branch_name,address_line1,address_line2,city,district,state';
+const GOOD_BD =
+  'BD,020,AB BANK LIMITED,020150130,AGRABAD,AGRABAD BRANCH,"Chattogram, Chattogram Division, Bangladesh",,Chattogram,Chattogram';
 
 describe('branches', () => {
   it('reports every bad row with its line, column and reason, and applies nothing', async () => {
@@ -84,7 +99,10 @@ describe('branches', () => {
   });
 
   it('refuses a file whose header lacks a column or has an unknown one', async () => {
-    const path = write('branches-header.csv', ['country,bank_code,bank_name,routing_number,branch_name,address_line1,address_line2,city,district,province', GOOD_BD]);
+    const path = write('branches-header.csv', [
+      'country,bank_code,bank_name,routing_number,branch_name,address_line1,address_line2,city,district,province',
+      GOOD_BD,
+    ]);
     await expectRejected('branches', path, [
       { line: 1, column: 'state', reason: 'missing column' },
       { line: 1, column: 'province', reason: 'unknown column' },
@@ -92,7 +110,9 @@ describe('branches', () => {
   });
 
   it('refuses an empty file rather than serving no branches', async () => {
-    await expectRejected('branches', write('branches-empty.csv', [BRANCH_HEADER]), [{ line: null, column: null, reason: 'the file has no rows' }]);
+    await expectRejected('branches', write('branches-empty.csv', [BRANCH_HEADER]), [
+      { line: null, column: null, reason: 'the file has no rows' },
+    ]);
   });
 });
 
@@ -116,7 +136,11 @@ describe('partners', () => {
     ]);
     await expectRejected('partners', path, [
       { line: 42, column: 'head_office_code', reason: 'must be six upper-case letters or digits' },
-      { line: 43, column: 'payout_type', reason: 'must be N (anywhere within the network), C (anywhere within the country) or O (others)' },
+      {
+        line: 43,
+        column: 'payout_type',
+        reason: 'must be N (anywhere within the network), C (anywhere within the country) or O (others)',
+      },
       { line: 44, column: 'delivery_modes', reason: '"09" not in the delivery mode catalog' },
       { line: 45, column: 'delivery_modes', reason: 'India takes account transfers only as delivery mode 04' },
       { line: 46, column: 'routes_to_banks', reason: 'is required with delivery mode 04' },
@@ -133,10 +157,18 @@ describe('partners', () => {
     // Without Elektra (line 2, 1,200 served agents) and without the two Bangladesh mode-04 head offices.
     const kept = PARTNERS.filter((line) => !/,(ELEKMX|BRACBD|SONLBD),/.test(line));
     const run = await expectRejected('partners', write('partners-dropping.csv', kept), [
-      { line: null, column: 'head_office_code', reason: 'head office ELEKMX is left out, but 1200 served agents belong to it' },
+      {
+        line: null,
+        column: 'head_office_code',
+        reason: 'head office ELEKMX is left out, but 1200 served agents belong to it',
+      },
       { line: null, column: 'head_office_code', reason: 'head office BRACBD is left out' },
       { line: null, column: 'head_office_code', reason: 'head office SONLBD is left out' },
-      ...bangladeshBanks().map((bank) => ({ line: null, column: 'routes_to_banks', reason: `would pay into BD bank ${bank},` })),
+      ...bangladeshBanks().map((bank) => ({
+        line: null,
+        column: 'routes_to_banks',
+        reason: `would pay into BD bank ${bank},`,
+      })),
     ]);
     expect(run.stdout).toMatch(/new data set would leave served data without its references/);
   });
@@ -145,12 +177,16 @@ describe('partners', () => {
 /** The banks of the seeded Bangladesh branches. */
 function bangladeshBanks(): string[] {
   const db = new Database(data.file, { readonly: true });
-  const banks = db.prepare("SELECT DISTINCT bank_code FROM bank_branches WHERE country = 'BD' ORDER BY 1").pluck().all() as string[];
+  const banks = db
+    .prepare("SELECT DISTINCT bank_code FROM bank_branches WHERE country = 'BD' ORDER BY 1")
+    .pluck()
+    .all() as string[];
   db.close();
   return banks;
 }
 
-const AGENT_HEADER = 'agent_code,head_office_code,country,agent_name,address_line1,address_line2,city,state,phone_number';
+const AGENT_HEADER =
+  'agent_code,head_office_code,country,agent_name,address_line1,address_line2,city,state,phone_number';
 const GOOD_AGENT = 'ELEKMX99001,ELEKMX,MX,Elektra Centro,1 Calle Madero,,Ciudad de México,CMX,+52 55 5555 5555';
 
 describe('agents', () => {

@@ -31,8 +31,16 @@ afterAll(async () => {
 type Answer = { data: { branchName?: string; agentName?: string }[]; pagination: { totalItems: number } };
 
 const LOOKUPS: { path: string; query: Record<string, string>; name: (row: Answer['data'][number]) => string }[] = [
-  { path: '/v1/banks/branches', query: { receivingCountry: 'BD', deliveryMode: '04', receivingAgentHeadOfficeCode: 'BRACBD', pageSize: '50' }, name: (r: Answer['data'][number]) => r.branchName! },
-  { path: '/v1/agents', query: { receivingCountry: 'BD', deliveryMode: '04', pageSize: '50' }, name: (r: Answer['data'][number]) => r.agentName! },
+  {
+    path: '/v1/banks/branches',
+    query: { receivingCountry: 'BD', deliveryMode: '04', receivingAgentHeadOfficeCode: 'BRACBD', pageSize: '50' },
+    name: (r: Answer['data'][number]) => r.branchName!,
+  },
+  {
+    path: '/v1/agents',
+    query: { receivingCountry: 'BD', deliveryMode: '04', pageSize: '50' },
+    name: (r: Answer['data'][number]) => r.agentName!,
+  },
 ];
 
 it('every answer during a replace is wholly old or wholly new', async () => {
@@ -47,7 +55,11 @@ it('every answer during a replace is wholly old or wholly new', async () => {
   // commit: at most 60 s after the import ended), and 100,000 requests in all.
   let finishedAt = 0;
   const versions = new Map<string, 'old' | 'new'>();
-  for (let i = 0; i < 100_000 && !(finished && newAnswers > 10) && (!finishedAt || Date.now() - finishedAt < 60_000); i++) {
+  for (
+    let i = 0;
+    i < 100_000 && !(finished && newAnswers > 10) && (!finishedAt || Date.now() - finishedAt < 60_000);
+    i++
+  ) {
     if (finished && !finishedAt) finishedAt = Date.now();
     // app.inject settles in microtasks: let the event loop run, or the import's exit is never noticed.
     await nextTurn();

@@ -11,7 +11,9 @@ import { REPO_ROOT, runCli, seededDataDir, type DataDir } from '../../../testing
 // no cell can be read by a spreadsheet as a formula, while import → export → import gives back the same values.
 
 let data: DataDir;
-beforeAll(() => { data = seededDataDir(); });
+beforeAll(() => {
+  data = seededDataDir();
+});
 afterAll(() => data.remove());
 
 const rowsOf = (text: string) => csvRows(text);
@@ -64,7 +66,8 @@ it('neutralises formula-looking cells and reads them back exactly', async () => 
   expect((await runCli('export', ['agents', '--out', agentsOut], data.dir)).code).toBe(0);
   const agents = rowsOf(readFileSync(agentsOut, 'utf8'));
   expect(agents.some((row) => row.phone_number.startsWith("'+"))).toBe(true);
-  for (const row of [...written, ...agents]) for (const cell of Object.values(row)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+  for (const row of [...written, ...agents])
+    for (const cell of Object.values(row)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
   expect(written.slice(0, values.length).map((row) => row.head_office_name)).toEqual(values.map((v) => `'${v}`));
 
   // Imported again, the exported file gives the same served values, and exports byte for byte the same.

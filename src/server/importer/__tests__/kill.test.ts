@@ -31,27 +31,36 @@ it.each([
   ['while validating', /Validating/],
   // A quarter of the rows written (or more), in the transaction that is not committed yet.
   ['while the new data set is being written', /writing \d+% \(\d+\/\d+ rows\)/],
-])('SIGKILL %s leaves the previous data served, whole', async (_when, phase) => {
-  const before = servedChecksum(data.file);
-  expect(before.integrity).toBe('ok');
-  const { child, done } = startCli('import', ['branches', bigFile], data.dir);
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  await until(() => phase.test(stderr) || child.exitCode !== null, `the phase ${phase}`);
-  child.kill('SIGKILL');
-  const run = await done;
-  expect(run.signal, run.stdout + run.stderr).toBe('SIGKILL');
-  expect(run.stdout).not.toContain('applied');
+])(
+  'SIGKILL %s leaves the previous data served, whole',
+  async (_when, phase) => {
+    const before = servedChecksum(data.file);
+    expect(before.integrity).toBe('ok');
+    const { child, done } = startCli('import', ['branches', bigFile], data.dir);
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    await until(() => phase.test(stderr) || child.exitCode !== null, `the phase ${phase}`);
+    child.kill('SIGKILL');
+    const run = await done;
+    expect(run.signal, run.stdout + run.stderr).toBe('SIGKILL');
+    expect(run.stdout).not.toContain('applied');
 
-  // The service opens the store as it would after the crash and serves the old Bangladesh branches.
-  const t = await createTestApp({ store: SqliteStore.open(data.file) });
-  try {
-    const res = await t.get('/v1/banks/branches', { receivingCountry: 'BD', deliveryMode: '04', receivingAgentHeadOfficeCode: 'BRACBD', pageSize: '1000' });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().pagination.totalItems).toBe(10_026);
-    expect(res.json().data.some((b: { branchName: string }) => b.branchName.includes('KILLED'))).toBe(false);
-  } finally {
-    await t.close();
-  }
-  expect(servedChecksum(data.file)).toEqual(before);
-}, 600_000);
+    // The service opens the store as it would after the crash and serves the old Bangladesh branches.
+    const t = await createTestApp({ store: SqliteStore.open(data.file) });
+    try {
+      const res = await t.get('/v1/banks/branches', {
+        receivingCountry: 'BD',
+        deliveryMode: '04',
+        receivingAgentHeadOfficeCode: 'BRACBD',
+        pageSize: '1000',
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().pagination.totalItems).toBe(10_026);
+      expect(res.json().data.some((b: { branchName: string }) => b.branchName.includes('KILLED'))).toBe(false);
+    } finally {
+      await t.close();
+    }
+    expect(servedChecksum(data.file)).toEqual(before);
+  },
+  600_000,
+);

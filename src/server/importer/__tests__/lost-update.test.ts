@@ -42,9 +42,15 @@ describe.each(testEngines())('two imports at once on %s', (engine) => {
   beforeAll(async () => {
     store = await openTestStore(engine, mkdtempSync(join(dir, `${engine}-`)));
     partnersFile = join(dir, `partners-${engine}.csv`);
-    writeFileSync(partnersFile, readFileSync(join(SEED_DIR, 'partners.csv'), 'utf8').replace('GRUPO ELEKTRA', PARTNER_NAME));
+    writeFileSync(
+      partnersFile,
+      readFileSync(join(SEED_DIR, 'partners.csv'), 'utf8').replace('GRUPO ELEKTRA', PARTNER_NAME),
+    );
     branchesFile = join(dir, `BD-${engine}.csv`);
-    writeFileSync(branchesFile, readFileSync(join(SEED_DIR, 'bank-branches', 'BD.csv'), 'utf8').replace(',AGRABAD,', `,${BRANCH_NAME},`));
+    writeFileSync(
+      branchesFile,
+      readFileSync(join(SEED_DIR, 'bank-branches', 'BD.csv'), 'utf8').replace(',AGRABAD,', `,${BRANCH_NAME},`),
+    );
   });
   afterAll(async () => store.close());
 
@@ -83,7 +89,9 @@ describe.each(testEngines())('two imports at once on %s', (engine) => {
     await store.replaceDataSet(dataSet, { expectedVersion: version });
     const moved = await store.dataVersion();
     expect(moved).not.toBe(version);
-    await expect(store.replaceDataSet({ ...dataSet, agents: [] }, { expectedVersion: version })).rejects.toThrow(/data version/);
+    await expect(store.replaceDataSet({ ...dataSet, agents: [] }, { expectedVersion: version })).rejects.toThrow(
+      /data version/,
+    );
     expect(await store.dataVersion()).toBe(moved);
     expect((await store.readDataSet()).dataSet.agents.length).toBe(dataSet.agents.length);
   });

@@ -35,7 +35,11 @@ afterAll(() => data.remove());
 const bangladeshBranches = (file: string) => {
   const db = new Database(file, { readonly: true });
   try {
-    return db.prepare("SELECT count(*) AS n, sum(branch_name LIKE 'PARALLEL %') AS marked FROM bank_branches WHERE country = 'BD'").get() as { n: number; marked: number };
+    return db
+      .prepare(
+        "SELECT count(*) AS n, sum(branch_name LIKE 'PARALLEL %') AS marked FROM bank_branches WHERE country = 'BD'",
+      )
+      .get() as { n: number; marked: number };
   } finally {
     db.close();
   }
@@ -50,7 +54,11 @@ it('a bad row anywhere in a large file: the written data set is rolled back, eve
   expect(run.stderr).toContain('committed only if every row is valid');
   // …and every bad row is reported, by line, as for a small file.
   const problems = reportedProblems(run.stdout, 'bd-large-bad.csv');
-  expect(problems.map((p) => [p.line, p.column])).toEqual([[3, 'routing_number'], [DUPLICATE_LINE, 'routing_number'], [ROWS + 1, 'state']]);
+  expect(problems.map((p) => [p.line, p.column])).toEqual([
+    [3, 'routing_number'],
+    [DUPLICATE_LINE, 'routing_number'],
+    [ROWS + 1, 'state'],
+  ]);
   expect(problems[0].reason).toContain('must be a nine-digit Bangladesh Bank routing number');
   expect(problems[1].reason).toMatch(/^duplicate routing number \d{9}: first given on line 2$/);
   expect(problems[2].reason).toContain('"Maharashtra" is not a state of BD');
@@ -69,7 +77,11 @@ it('a clean large file is committed from the write that ran alongside its valida
   const run = await runCli('import', ['branches', clean], data.dir);
   expect(run.code, run.stdout + run.stderr).toBe(0);
   expect(run.stderr).toContain('committed only if every row is valid');
-  expect(run.stdout).toMatch(new RegExp(`${ROWS} rows read, ${ROWS} valid, 0 bad; applied: replaced the branches of BD\\. committed at [\\d.]+ s .*in a worker while writing`));
+  expect(run.stdout).toMatch(
+    new RegExp(
+      `${ROWS} rows read, ${ROWS} valid, 0 bad; applied: replaced the branches of BD\\. committed at [\\d.]+ s .*in a worker while writing`,
+    ),
+  );
   expect(bangladeshBranches(data.file)).toEqual({ n: ROWS, marked: ROWS });
   expect(servedChecksum(data.file).integrity).toBe('ok');
 }, 300_000);
@@ -89,7 +101,13 @@ it('a large agents file whose duplicate codes break the write alongside: reporte
   expect(run.code, run.stdout + run.stderr).toBe(1);
   expect(run.stderr).toContain('in a worker thread');
   const problems = reportedProblems(run.stdout, 'agents-duplicate.csv');
-  expect(problems).toEqual([{ line: 20_001, column: 'agent_code', reason: expect.stringMatching(/^duplicate agent code \w+: first given on line 2$/) }]);
+  expect(problems).toEqual([
+    {
+      line: 20_001,
+      column: 'agent_code',
+      reason: expect.stringMatching(/^duplicate agent code \w+: first given on line 2$/),
+    },
+  ]);
   expect(run.stdout).toContain('NOT applied');
   expect(servedChecksum(data.file)).toEqual(before);
 }, 300_000);

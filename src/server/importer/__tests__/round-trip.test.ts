@@ -13,7 +13,9 @@ import { runCli, seededDataDir, servedChecksum, type DataDir } from '../../../te
 // are themselves importable and export unchanged (a fixed point).
 
 let data: DataDir;
-beforeAll(() => { data = seededDataDir(); });
+beforeAll(() => {
+  data = seededDataDir();
+});
 afterAll(() => data.remove());
 
 const rowsOf = (text: string | Buffer) => csvRows(text);
@@ -51,14 +53,16 @@ it('partners and the three branch files come back as shipped', async () => {
   }
   // What is served is the state's code: the spelling is kept for export only.
   const store = SqliteStore.open(data.file, { readonly: true });
-  const served = ((await store.readDataSet()).dataSet).branches.find((b) => b.routingNumber === 'ABHY0065002');
+  const served = (await store.readDataSet()).dataSet.branches.find((b) => b.routingNumber === 'ABHY0065002');
   await store.close();
   expect(served).toMatchObject({ state: 'MH', publishedState: 'MAHARASHTRA' });
 
   // The exported file (all three countries in one) imports cleanly and exports unchanged.
   const before = servedChecksum(data.file);
   await importOk('branches', join(data.dir, 'branches-export.csv'));
-  expect(await exportText('branches', 'branches-export-2.csv')).toBe(readFileSync(join(data.dir, 'branches-export.csv'), 'utf8'));
+  expect(await exportText('branches', 'branches-export-2.csv')).toBe(
+    readFileSync(join(data.dir, 'branches-export.csv'), 'utf8'),
+  );
   // Same rows everywhere; the one exported file now stands for the three country files in data-status.
   expect(servedChecksum(data.file).counts).toEqual({ ...before.counts, data_sources: before.counts.data_sources - 2 });
 }, 600_000);
@@ -73,10 +77,13 @@ it('agents: export → import → export gives the same file', async () => {
 it('agents: a state given by its name is served as its code and exported as given', async () => {
   const exported = rowsOf(await exportText('agents', 'agents-before-names.csv'));
   const store = SqliteStore.open(data.file, { readonly: true });
-  const states = ((await store.readDataSet()).dataSet).states;
+  const states = (await store.readDataSet()).dataSet.states;
   await store.close();
   // Every agent's state written as its name (e.g. "Puebla" for PUE), as an operator's file may have it.
-  const named = exported.map((row) => ({ ...row, state: states.find((s) => s.country === row.country && s.code === row.state)!.name }));
+  const named = exported.map((row) => ({
+    ...row,
+    state: states.find((s) => s.country === row.country && s.code === row.state)!.name,
+  }));
   const path = join(data.dir, 'agents-state-names.csv');
   writeFileSync(path, stringify(named, { header: true, columns: Object.keys(named[0]) }));
   await importOk('agents', path);
@@ -85,7 +92,12 @@ it('agents: a state given by its name is served as its code and exported as give
   try {
     // The first agent's head office (ACCSNG, Nigeria) offers cash pickup.
     const { state: code, country } = exported[0];
-    const res = await t.get('/v1/agents', { receivingCountry: country, deliveryMode: '01', state: code, pageSize: '5' });
+    const res = await t.get('/v1/agents', {
+      receivingCountry: country,
+      deliveryMode: '01',
+      state: code,
+      pageSize: '5',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.length).toBeGreaterThan(0);
     for (const agent of res.json().data) expect(agent.state).toBe(code);

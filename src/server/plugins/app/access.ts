@@ -35,7 +35,9 @@ export function loadCorrespondents(file: string): Set<string> {
       const id = line.replace(/#.*/, '').trim();
       if (!id) return;
       if (!correspondentId.safeParse(id).success) {
-        throw new Error(`${file} line ${index + 1}: "${id}" is not a correspondent id (two upper-case letters, then four upper-case letters or digits)`);
+        throw new Error(
+          `${file} line ${index + 1}: "${id}" is not a correspondent id (two upper-case letters, then four upper-case letters or digits)`,
+        );
       }
       ids.add(id);
     });
@@ -74,31 +76,41 @@ const CHALLENGE = 'Bearer realm="receiving-partner-lookup"';
  * app.ts); health, metrics, the OpenAPI document and the portal stay open. A malformed or missing
  * correspondent id is left to validation (400).
  */
-export default fp(async function access(app: FastifyInstance, options: AccessOptions) {
-  const { correspondents, apiKeys } = options;
-  if (!correspondents && !apiKeys) return;
-  app.addHook('onRequest', async (request) => {
-    const given = request.headers['x-fapi-financial-id'];
-    const id = typeof given === 'string' && FINANCIAL_ID_PATTERN.test(given) ? given : undefined;
-    if (apiKeys) {
-      const key = bearerKey(request);
-      if (key === undefined) {
-        throw new ProblemError('unauthorized', 'An API key is required: send it as "Authorization: Bearer <key>".', [], { 'www-authenticate': CHALLENGE });
+export default fp(
+  async function access(app: FastifyInstance, options: AccessOptions) {
+    const { correspondents, apiKeys } = options;
+    if (!correspondents && !apiKeys) return;
+    app.addHook('onRequest', async (request) => {
+      const given = request.headers['x-fapi-financial-id'];
+      const id = typeof given === 'string' && FINANCIAL_ID_PATTERN.test(given) ? given : undefined;
+      if (apiKeys) {
+        const key = bearerKey(request);
+        if (key === undefined) {
+          throw new ProblemError(
+            'unauthorized',
+            'An API key is required: send it as "Authorization: Bearer <key>".',
+            [],
+            { 'www-authenticate': CHALLENGE },
+          );
+        }
+        const allowed = apiKeys.get(hashApiKey(key));
+        if (!allowed) {
+          throw new ProblemError('unauthorized', 'The API key is not valid.', [], {
+            'www-authenticate': `${CHALLENGE}, error="invalid_token"`,
+          });
+        }
+        if (id !== undefined && !allowed.has(id)) {
+          throw new ProblemError('forbidden', `This API key may not be used for correspondent ${id}.`, [
+            { name: 'x-fapi-financial-id', in: 'header', message: 'is not a correspondent this API key is bound to' },
+          ]);
+        }
       }
-      const allowed = apiKeys.get(hashApiKey(key));
-      if (!allowed) {
-        throw new ProblemError('unauthorized', 'The API key is not valid.', [], { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` });
-      }
-      if (id !== undefined && !allowed.has(id)) {
-        throw new ProblemError('forbidden', `This API key may not be used for correspondent ${id}.`, [
-          { name: 'x-fapi-financial-id', in: 'header', message: 'is not a correspondent this API key is bound to' },
+      if (correspondents && id !== undefined && !correspondents.has(id)) {
+        throw new ProblemError('forbidden', `Correspondent ${id} is not registered with this service.`, [
+          { name: 'x-fapi-financial-id', in: 'header', message: 'is not a registered correspondent id' },
         ]);
       }
-    }
-    if (correspondents && id !== undefined && !correspondents.has(id)) {
-      throw new ProblemError('forbidden', `Correspondent ${id} is not registered with this service.`, [
-        { name: 'x-fapi-financial-id', in: 'header', message: 'is not a registered correspondent id' },
-      ]);
-    }
-  });
-}, { name: 'access' });
+    });
+  },
+  { name: 'access' },
+);

@@ -14,7 +14,9 @@ import {
 
 /** The query parameters of the contract; any other name (access_token=…) is never written to the log. */
 const KNOWN_PARAMETERS = new Set(
-  [agentsQuery, branchesQuery, citiesQuery, deliveryModesQuery, payoutNetworksQuery, statesQuery].flatMap((schema) => Object.keys(schema.shape)),
+  [agentsQuery, branchesQuery, citiesQuery, deliveryModesQuery, payoutNetworksQuery, statesQuery].flatMap((schema) =>
+    Object.keys(schema.shape),
+  ),
 );
 
 const capped = (value: unknown) => {
@@ -45,24 +47,27 @@ function wellFormed(request: FastifyRequest, name: string, pattern: RegExp): str
  * header and API keys never reach the log, and of the query only the contract's parameters are (a key sent
  * as ?access_token=… is not).
  */
-export default fp(async function audit(app: FastifyInstance) {
-  app.addHook('onResponse', async (request, reply) => {
-    const { known, unknownParameters } = loggedQuery(request.query);
-    request.log.info(
-      {
-        audit: {
-          correspondentId: wellFormed(request, 'x-fapi-financial-id', FINANCIAL_ID_PATTERN),
-          correlationId: request.id,
-          idempotencyKey: wellFormed(request, 'x-idempotency-key', UUID_SHAPED_PATTERN),
-          method: request.method,
-          route: request.routeOptions.url ?? null,
-          query: known,
-          unknownParameters,
-          status: reply.statusCode,
-          durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
+export default fp(
+  async function audit(app: FastifyInstance) {
+    app.addHook('onResponse', async (request, reply) => {
+      const { known, unknownParameters } = loggedQuery(request.query);
+      request.log.info(
+        {
+          audit: {
+            correspondentId: wellFormed(request, 'x-fapi-financial-id', FINANCIAL_ID_PATTERN),
+            correlationId: request.id,
+            idempotencyKey: wellFormed(request, 'x-idempotency-key', UUID_SHAPED_PATTERN),
+            method: request.method,
+            route: request.routeOptions.url ?? null,
+            query: known,
+            unknownParameters,
+            status: reply.statusCode,
+            durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
+          },
         },
-      },
-      'request',
-    );
-  });
-}, { name: 'audit' });
+        'request',
+      );
+    });
+  },
+  { name: 'audit' },
+);

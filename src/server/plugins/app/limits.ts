@@ -87,7 +87,11 @@ export function requestTargetLimit(maxUrlLength: number) {
 export function clientErrorAsProblem(error: Error & { code?: string }, socket: Socket) {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const kind: ProblemKind =
-    error.code === 'HPE_HEADER_OVERFLOW' ? 'headersTooLarge' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'requestTimeout' : 'invalidRequest';
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'headersTooLarge'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'requestTimeout'
+        : 'invalidRequest';
   const detail =
     kind === 'headersTooLarge'
       ? 'The request line and headers are larger than this service accepts.'
@@ -95,7 +99,8 @@ export function clientErrorAsProblem(error: Error & { code?: string }, socket: S
         ? 'The request was not received in time.'
         : 'The request is not well-formed HTTP.';
   // A response already under way on this socket cannot be followed by another one.
-  if ((socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent !== true) writeRawProblem(socket, kind, detail);
+  if ((socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent !== true)
+    writeRawProblem(socket, kind, detail);
   socket.destroy(error);
 }
 
@@ -127,19 +132,33 @@ export async function wellFormedQueryEscapes(request: FastifyRequest) {
     const rawName = equals < 0 ? pair : pair.slice(0, equals);
     const name = decodeStrictly(rawName);
     if (name === null) {
-      problems.push({ name: rawName.slice(0, 100), in: 'query', message: 'the parameter name is not valid percent-encoded UTF-8' });
+      problems.push({
+        name: rawName.slice(0, 100),
+        in: 'query',
+        message: 'the parameter name is not valid percent-encoded UTF-8',
+      });
     } else if (equals >= 0 && decodeStrictly(pair.slice(equals + 1)) === null) {
-      problems.push({ name: name.slice(0, 100), in: 'query', message: 'is not valid percent-encoded UTF-8 (a malformed %-escape)' });
+      problems.push({
+        name: name.slice(0, 100),
+        in: 'query',
+        message: 'is not valid percent-encoded UTF-8 (a malformed %-escape)',
+      });
     }
   }
   if (problems.length) {
-    throw new ProblemError('invalidRequest', `The request has ${problems.length} malformed query parameter${problems.length === 1 ? '' : 's'}: ${problems.map((p) => p.name).join(', ')}.`, problems);
+    throw new ProblemError(
+      'invalidRequest',
+      `The request has ${problems.length} malformed query parameter${problems.length === 1 ? '' : 's'}: ${problems.map((p) => p.name).join(', ')}.`,
+      problems,
+    );
   }
 }
 
 /** onRequest hook: HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own refusal would be a bare 400 without headers. */
 export async function hostRequired(request: FastifyRequest) {
   if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-    throw new ProblemError('invalidRequest', 'An HTTP/1.1 request must carry a Host header.', [{ name: 'host', in: 'header', message: 'is required' }]);
+    throw new ProblemError('invalidRequest', 'An HTTP/1.1 request must carry a Host header.', [
+      { name: 'host', in: 'header', message: 'is required' },
+    ]);
   }
 }

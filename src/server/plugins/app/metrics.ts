@@ -31,50 +31,74 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
  * set; with METRICS_KEY only its holder; with METRICS_PORT only who reaches that port; with API keys on and
  * neither, nobody on the service's port.
  */
-export default fp(async function metrics(app: FastifyInstance, options: MetricsOptions) {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  app.decorate('metricsRegistry', registry);
-  const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'Requests answered, by route and status.', labelNames, registers: [registry] });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from receiving a request to finishing its answer, by route and status.',
-    labelNames,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
+export default fp(
+  async function metrics(app: FastifyInstance, options: MetricsOptions) {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    app.decorate('metricsRegistry', registry);
+    const labelNames = ['method', 'route', 'status'] as const;
+    const requests = new Counter({
+      name: 'http_requests_total',
+      help: 'Requests answered, by route and status.',
+      labelNames,
+      registers: [registry],
+    });
+    const duration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from receiving a request to finishing its answer, by route and status.',
+      labelNames,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    });
 
-  app.addHook('onResponse', async (request, reply) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
-    requests.inc(labels);
-    duration.observe(labels, reply.elapsedTime / 1000);
-  });
+    app.addHook('onResponse', async (request, reply) => {
+      const labels = {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      };
+      requests.inc(labels);
+      duration.observe(labels, reply.elapsedTime / 1000);
+    });
 
-  if (options.separatePort) return;
-  const keyHash = options.key === undefined ? undefined : sha256(options.key);
-  app.get('/metrics', { logLevel: 'warn' }, async (request, reply) => {
-    if (keyHash) {
-      const given = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')?.[1];
-      // Hashes of equal length, compared in constant time.
-      if (given === undefined || !timingSafeEqual(sha256(given), keyHash)) {
-        throw new ProblemError('unauthorized', 'The metrics want the metrics key: "Authorization: Bearer <METRICS_KEY>".', [], { 'www-authenticate': 'Bearer realm="metrics"' });
+    if (options.separatePort) return;
+    const keyHash = options.key === undefined ? undefined : sha256(options.key);
+    app.get('/metrics', { logLevel: 'warn' }, async (request, reply) => {
+      if (keyHash) {
+        const given = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')?.[1];
+        // Hashes of equal length, compared in constant time.
+        if (given === undefined || !timingSafeEqual(sha256(given), keyHash)) {
+          throw new ProblemError(
+            'unauthorized',
+            'The metrics want the metrics key: "Authorization: Bearer <METRICS_KEY>".',
+            [],
+            { 'www-authenticate': 'Bearer realm="metrics"' },
+          );
+        }
+      } else if (options.apiKeysOn) {
+        throw new ProblemError(
+          'unauthorized',
+          'The metrics are closed on this port while API keys are on; the operator sets METRICS_KEY or METRICS_PORT.',
+          [],
+          {
+            'www-authenticate': 'Bearer realm="metrics"',
+          },
+        );
       }
-    } else if (options.apiKeysOn) {
-      throw new ProblemError('unauthorized', 'The metrics are closed on this port while API keys are on; the operator sets METRICS_KEY or METRICS_PORT.', [], {
-        'www-authenticate': 'Bearer realm="metrics"',
-      });
-    }
-    reply.type(registry.contentType);
-    return registry.metrics();
-  });
-}, { name: 'metrics' });
+      reply.type(registry.contentType);
+      return registry.metrics();
+    });
+  },
+  { name: 'metrics' },
+);
 
 /** METRICS_PORT: /metrics alone on its own port (an internal network the scraper reaches, the public does not). */
 export async function startMetricsServer(registry: Registry, port: number, host: string): Promise<Server> {
   const server = createServer((request, response) => {
     if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
-      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Only GET /metrics is served on this port.\n');
+      response
+        .writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+        .end('Only GET /metrics is served on this port.\n');
       return;
     }
     registry.metrics().then(

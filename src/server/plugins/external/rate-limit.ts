@@ -50,7 +50,9 @@ export function callerKey(request: FastifyRequest, apiKeys?: ReadonlyMap<string,
     return hash !== undefined && apiKeys.has(hash) ? `key:${hash.slice(0, 32)}` : `ip:${request.ip}`;
   }
   const id = request.headers['x-fapi-financial-id'];
-  return typeof id === 'string' && FINANCIAL_ID_PATTERN.test(id) ? `correspondent:${id}@${request.ip}` : `ip:${request.ip}`;
+  return typeof id === 'string' && FINANCIAL_ID_PATTERN.test(id)
+    ? `correspondent:${id}@${request.ip}`
+    : `ip:${request.ip}`;
 }
 
 type Counted = { isExceeded?: boolean; max?: number; remaining?: number; ttlInSeconds?: number };
@@ -73,7 +75,11 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) 
     return async (request: FastifyRequest) => (await count(request)) as Counted;
   };
   const budgets = [
-    { name: 'per caller', max: options.max, check: limiter(options.max, (r) => `caller:${callerKey(r, options.apiKeys)}`) },
+    {
+      name: 'per caller',
+      max: options.max,
+      check: limiter(options.max, (r) => `caller:${callerKey(r, options.apiKeys)}`),
+    },
     { name: 'per client address', max: perAddressMax, check: limiter(perAddressMax, (r) => `address:${r.ip}`) },
     { name: 'for the whole service', max: globalMax, check: limiter(globalMax, () => 'service') },
   ];

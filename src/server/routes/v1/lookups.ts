@@ -1,10 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  DEFAULT_PAGE_SIZE,
-  agentsQuery,
-  branchesQuery,
-  payoutNetworksQuery,
-} from '../../../contract';
+import { DEFAULT_PAGE_SIZE, agentsQuery, branchesQuery, payoutNetworksQuery } from '../../../contract';
 import { all, branchRules, countryAndMode, parseLookup, stateOfCountry } from '../../validation';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -33,7 +28,8 @@ export default async function lookupRoutes(app: FastifyInstance) {
       ...page,
       recommendation: {
         recommendedOperation: '/v1/banks/branches' as const,
-        message: 'For delivery mode 04 (Account Transfer to Other Bank) use GET /v1/banks/branches; search here as "[Bank Name], [Branch Name]".',
+        message:
+          'For delivery mode 04 (Account Transfer to Other Bank) use GET /v1/banks/branches; search here as "[Bank Name], [Branch Name]".',
       },
     };
   });
@@ -47,7 +43,11 @@ export default async function lookupRoutes(app: FastifyInstance) {
     const query = parseLookup(request, branchesQuery, app.reference, branchRules);
     const index = app.searchIndex.index();
     reply.header('x-data-version', index.version);
-    const json = index.branchesJson({ ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE });
+    const json = index.branchesJson({
+      ...query,
+      pageNumber: query.pageNumber ?? 1,
+      pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE,
+    });
     return reply.type(JSON_TYPE).send(json);
   });
 }

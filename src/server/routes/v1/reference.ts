@@ -25,7 +25,13 @@ function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
-async function sendReference(reference: ReferenceCache, request: FastifyRequest, reply: FastifyReply, key: string, build: () => unknown) {
+async function sendReference(
+  reference: ReferenceCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  key: string,
+  build: () => unknown,
+) {
   // no-cache: clients keep the answer but ask again each time, which costs a 304 until the data changes.
   reply.header('etag', reference.etag).header('cache-control', 'no-cache');
   if (etagMatches(request.headers['if-none-match'], reference.etag)) return reply.code(304).send();

@@ -20,7 +20,10 @@ type BranchQuery = Omit<BranchSearch, 'pageNumber' | 'pageSize'>;
 type AgentQuery = Omit<AgentSearch, 'pageNumber' | 'pageSize'>;
 
 /** The index's whole answer, page by page, and a page past the end. */
-function allPages<T>(page: (pageNumber: number, pageSize: number) => { data: T[]; pagination: { totalItems: number } }, pageSize: number) {
+function allPages<T>(
+  page: (pageNumber: number, pageSize: number) => { data: T[]; pagination: { totalItems: number } },
+  pageSize: number,
+) {
   const rows: T[] = [];
   let totalItems = -1;
   for (let pageNumber = 1; ; pageNumber++) {
@@ -66,9 +69,51 @@ function expectSameAgents(index: SearchIndex, brute: BruteForce, q: AgentQuery, 
 
 describe('on the real data', () => {
   const TERMS = [
-    'ROAD', 'road', 'Road', 'MAIN ROAD', 'BRANCH', 'NAGAR', 'DHAKA', 'Dhaka', 'LAGOS', 'ZZQX', 'A', 'a', 'RO', 'ro', '1',
-    '%', '_', '*', '?', '[', '%RO', 'RO_D', '"', "'", 'A"B', 'NEAR(', '-', '(', 'ñ', 'São', 'BANK', 'bank', 'STATE BANK',
-    'LIMITED', 'SONALI', 'Elektra', 'OXXO', 'OXXO Ciudad', 'Banco', 'an', 'e', 'ANDHRA BANK', 'Chattogram', 'Chittagong', '–',
+    'ROAD',
+    'road',
+    'Road',
+    'MAIN ROAD',
+    'BRANCH',
+    'NAGAR',
+    'DHAKA',
+    'Dhaka',
+    'LAGOS',
+    'ZZQX',
+    'A',
+    'a',
+    'RO',
+    'ro',
+    '1',
+    '%',
+    '_',
+    '*',
+    '?',
+    '[',
+    '%RO',
+    'RO_D',
+    '"',
+    "'",
+    'A"B',
+    'NEAR(',
+    '-',
+    '(',
+    'ñ',
+    'São',
+    'BANK',
+    'bank',
+    'STATE BANK',
+    'LIMITED',
+    'SONALI',
+    'Elektra',
+    'OXXO',
+    'OXXO Ciudad',
+    'Banco',
+    'an',
+    'e',
+    'ANDHRA BANK',
+    'Chattogram',
+    'Chittagong',
+    '–',
   ];
   let dir: string;
   let store: SqliteStore;
@@ -93,7 +138,13 @@ describe('on the real data', () => {
   it('is built from the store as from the data set held whole', async () => {
     expect(index.version).toBe(await store.dataVersion());
     const whole = new SearchIndex(buildSearchIndex(dataSet, index.version));
-    const q = { receivingCountry: 'IN', deliveryMode: 4, receivingAgentHeadOfficeCode: 'ICICIN', pageNumber: 3, pageSize: 100 };
+    const q = {
+      receivingCountry: 'IN',
+      deliveryMode: 4,
+      receivingAgentHeadOfficeCode: 'ICICIN',
+      pageNumber: 3,
+      pageSize: 100,
+    };
     expect(whole.branches(q)).toEqual(index.branches(q));
     expect(index.branchCount).toBe(dataSet.branches.length);
   });
@@ -102,10 +153,29 @@ describe('on the real data', () => {
     for (const q of [
       { receivingCountry: 'IN', deliveryMode: 4, receivingAgentHeadOfficeCode: 'ICICIN', branchLocation: term },
       { receivingCountry: 'IN', deliveryMode: 4, receivingAgentHeadOfficeCode: 'FDRLIN', address: term },
-      { receivingCountry: 'IN', deliveryMode: 4, receivingAgentHeadOfficeCode: 'ICICIN', bankName: term, branchLocation: 'a' },
+      {
+        receivingCountry: 'IN',
+        deliveryMode: 4,
+        receivingAgentHeadOfficeCode: 'ICICIN',
+        bankName: term,
+        branchLocation: 'a',
+      },
       { receivingCountry: 'BD', deliveryMode: 4, receivingAgentHeadOfficeCode: 'BRACBD', district: term },
-      { receivingCountry: 'BD', deliveryMode: 4, receivingAgentHeadOfficeCode: 'SONLBD', bankName: term, branchLocation: term },
-      { receivingCountry: 'BD', deliveryMode: 4, receivingAgentHeadOfficeCode: 'BRACBD', address: term, district: 'a', branchLocation: 'r' },
+      {
+        receivingCountry: 'BD',
+        deliveryMode: 4,
+        receivingAgentHeadOfficeCode: 'SONLBD',
+        bankName: term,
+        branchLocation: term,
+      },
+      {
+        receivingCountry: 'BD',
+        deliveryMode: 4,
+        receivingAgentHeadOfficeCode: 'BRACBD',
+        address: term,
+        district: 'a',
+        branchLocation: 'r',
+      },
       { receivingCountry: 'NG', deliveryMode: 4, receivingAgentHeadOfficeCode: 'ACCSNG', bankName: term },
     ]) {
       expectSameBranches(index, brute, q);
@@ -131,8 +201,19 @@ describe('on the real data', () => {
     for (const bankCode of [routed.bankCode, routed.routingNumber!, 'SBIN', 'ZZZZ', 'ABHY0065002']) {
       for (const receivingAgentHeadOfficeCode of ['BRACBD', 'SONLBD', 'ICICIN']) {
         for (const receivingCountry of ['BD', 'IN']) {
-          expectSameBranches(index, brute, { receivingCountry, deliveryMode: 4, receivingAgentHeadOfficeCode, bankCode });
-          expectSameBranches(index, brute, { receivingCountry, deliveryMode: 4, receivingAgentHeadOfficeCode, bankCode, branchLocation: 'a' });
+          expectSameBranches(index, brute, {
+            receivingCountry,
+            deliveryMode: 4,
+            receivingAgentHeadOfficeCode,
+            bankCode,
+          });
+          expectSameBranches(index, brute, {
+            receivingCountry,
+            deliveryMode: 4,
+            receivingAgentHeadOfficeCode,
+            bankCode,
+            branchLocation: 'a',
+          });
         }
       }
     }
@@ -140,19 +221,39 @@ describe('on the real data', () => {
 
   it('pages of every size hold the same slices of the answer, deep pages included', () => {
     for (const pageSize of [1, 7, 50, 333]) {
-      expectSameBranches(index, brute, { receivingCountry: 'IN', deliveryMode: 4, receivingAgentHeadOfficeCode: 'ICICIN', branchLocation: 'road' }, pageSize);
+      expectSameBranches(
+        index,
+        brute,
+        { receivingCountry: 'IN', deliveryMode: 4, receivingAgentHeadOfficeCode: 'ICICIN', branchLocation: 'road' },
+        pageSize,
+      );
       expectSameAgents(index, brute, { receivingCountry: 'MX', deliveryMode: 1, search: 'OXXO' }, pageSize);
     }
     const q = { receivingCountry: 'IN', deliveryMode: 4, receivingAgentHeadOfficeCode: 'ICICIN' };
     const expected = brute.branches(q);
     const deep = index.branches({ ...q, pageNumber: 2147483647, pageSize: 1000 });
-    expect(deep).toEqual({ data: [], pagination: { pageNumber: 2147483647, pageSize: 1000, totalItems: expected.length, totalPages: Math.ceil(expected.length / 1000) } });
+    expect(deep).toEqual({
+      data: [],
+      pagination: {
+        pageNumber: 2147483647,
+        pageSize: 1000,
+        totalItems: expected.length,
+        totalPages: Math.ceil(expected.length / 1000),
+      },
+    });
   });
 
   it('a place known under two names is found under either, in every branch filter (contract/place-aliases.ts)', () => {
     for (const filter of ['branchLocation', 'address', 'district'] as const) {
       const total = (name: string) =>
-        index.branches({ receivingCountry: 'BD', deliveryMode: 4, receivingAgentHeadOfficeCode: 'BRACBD', [filter]: name, pageNumber: 1, pageSize: 1 }).pagination.totalItems;
+        index.branches({
+          receivingCountry: 'BD',
+          deliveryMode: 4,
+          receivingAgentHeadOfficeCode: 'BRACBD',
+          [filter]: name,
+          pageNumber: 1,
+          pageSize: 1,
+        }).pagination.totalItems;
       expect(total('Chittagong'), filter).toBeGreaterThan(0);
       expect(total('Chittagong'), filter).toBe(total('Chattogram'));
       expect(total('chittagong'), filter).toBe(total('CHATTOGRAM'));
@@ -160,16 +261,51 @@ describe('on the real data', () => {
   });
 
   it('unknown head office, country or state, and a mode the head office does not offer: empty, not an error', () => {
-    expect(index.branches({ receivingCountry: 'IN', deliveryMode: 4, receivingAgentHeadOfficeCode: 'ZZZZZZ', pageNumber: 1, pageSize: 50 }).pagination.totalItems).toBe(0);
+    expect(
+      index.branches({
+        receivingCountry: 'IN',
+        deliveryMode: 4,
+        receivingAgentHeadOfficeCode: 'ZZZZZZ',
+        pageNumber: 1,
+        pageSize: 50,
+      }).pagination.totalItems,
+    ).toBe(0);
     // A code the documents' placeholder cannot take (the API refuses it; the index still answers it plainly).
     for (const code of ['icicin', 'ICICINX', 'IC"IN']) {
-      const search = { receivingCountry: 'IN', deliveryMode: 4, receivingAgentHeadOfficeCode: code, pageNumber: 1, pageSize: 50 };
+      const search = {
+        receivingCountry: 'IN',
+        deliveryMode: 4,
+        receivingAgentHeadOfficeCode: code,
+        pageNumber: 1,
+        pageSize: 50,
+      };
       expect(branchPage(index, search).pagination.totalItems).toBe(0);
     }
-    expect(index.branches({ receivingCountry: 'BD', deliveryMode: 4, receivingAgentHeadOfficeCode: 'ICICIN', pageNumber: 1, pageSize: 50 }).pagination.totalItems).toBe(0);
-    expect(index.branches({ receivingCountry: 'IN', deliveryMode: 1, receivingAgentHeadOfficeCode: 'ICICIN', pageNumber: 1, pageSize: 50 }).pagination.totalItems).toBe(0);
-    expect(index.agents({ receivingCountry: 'MX', deliveryMode: 1, state: 'ZZZ', pageNumber: 1, pageSize: 50 }).pagination.totalItems).toBe(0);
-    expect(index.agents({ receivingCountry: 'ZZ', deliveryMode: 1, pageNumber: 1, pageSize: 50 }).pagination.totalItems).toBe(0);
+    expect(
+      index.branches({
+        receivingCountry: 'BD',
+        deliveryMode: 4,
+        receivingAgentHeadOfficeCode: 'ICICIN',
+        pageNumber: 1,
+        pageSize: 50,
+      }).pagination.totalItems,
+    ).toBe(0);
+    expect(
+      index.branches({
+        receivingCountry: 'IN',
+        deliveryMode: 1,
+        receivingAgentHeadOfficeCode: 'ICICIN',
+        pageNumber: 1,
+        pageSize: 50,
+      }).pagination.totalItems,
+    ).toBe(0);
+    expect(
+      index.agents({ receivingCountry: 'MX', deliveryMode: 1, state: 'ZZZ', pageNumber: 1, pageSize: 50 }).pagination
+        .totalItems,
+    ).toBe(0);
+    expect(
+      index.agents({ receivingCountry: 'ZZ', deliveryMode: 1, pageNumber: 1, pageSize: 50 }).pagination.totalItems,
+    ).toBe(0);
   });
 });
 
@@ -185,11 +321,14 @@ describe('on generated data sets (property-based)', () => {
 
   const dataSetArbitrary = fc
     .record({
-      banks: fc.uniqueArray(fc.record({ country: fc.constantFrom(...COUNTRIES), code: fc.constantFrom('AB', 'CD', 'EF', 'GH'), name }), {
-        minLength: 1,
-        maxLength: 6,
-        selector: (b) => `${b.country}|${b.code}|${b.name}`,
-      }),
+      banks: fc.uniqueArray(
+        fc.record({ country: fc.constantFrom(...COUNTRIES), code: fc.constantFrom('AB', 'CD', 'EF', 'GH'), name }),
+        {
+          minLength: 1,
+          maxLength: 6,
+          selector: (b) => `${b.country}|${b.code}|${b.name}`,
+        },
+      ),
       branches: fc.array(
         fc.record({
           bank: fc.nat(),
@@ -213,28 +352,62 @@ describe('on generated data sets (property-based)', () => {
         { minLength: 1, maxLength: 4, selector: (h) => h.code },
       ),
       agents: fc.array(
-        fc.record({ office: fc.nat(), code: fc.constantFrom('X1', 'X2', 'x1', 'Y', 'Z9', 'A0'), name, state: fc.constantFrom(...STATES), country: fc.constantFrom(...COUNTRIES) }),
+        fc.record({
+          office: fc.nat(),
+          code: fc.constantFrom('X1', 'X2', 'x1', 'Y', 'Z9', 'A0'),
+          name,
+          state: fc.constantFrom(...STATES),
+          country: fc.constantFrom(...COUNTRIES),
+        }),
         { maxLength: 60 },
       ),
     })
     .map(({ banks, branches, offices, agents }): DataSet => ({
       countries: COUNTRIES.map((code) => ({ code, name: code, currency: 'XXX' })),
       deliveryModes: [1, 4, 5].map((value) => ({ value, name: String(value) })),
-      states: COUNTRIES.flatMap((country) => STATES.slice(0, 2).map((code) => ({ country, code, name: `${country}-${code}` }))),
+      states: COUNTRIES.flatMap((country) =>
+        STATES.slice(0, 2).map((code) => ({ country, code, name: `${country}-${code}` })),
+      ),
       cities: [],
       headOffices: offices.map((h) => ({
-        code: h.code, country: h.country, name: h.name, networkName: h.name, payoutType: 'O', deliveryModes: h.modes, bankCodes: h.banks, demoLocations: 0,
+        code: h.code,
+        country: h.country,
+        name: h.name,
+        networkName: h.name,
+        payoutType: 'O',
+        deliveryModes: h.modes,
+        bankCodes: h.banks,
+        demoLocations: 0,
       })),
       branches: branches.map((b) => {
         const bank = banks[b.bank % banks.length];
-        return { country: bank.country, bankCode: bank.code, bankName: bank.name, routingNumber: b.routingNumber, branchName: b.branchName,
-          addressLine1: b.addressLine1, addressLine2: b.addressLine2, city: null, district: b.district, state: b.state };
+        return {
+          country: bank.country,
+          bankCode: bank.code,
+          bankName: bank.name,
+          routingNumber: b.routingNumber,
+          branchName: b.branchName,
+          addressLine1: b.addressLine1,
+          addressLine2: b.addressLine2,
+          city: null,
+          district: b.district,
+          state: b.state,
+        };
       }),
       // Agent codes are unique per data set (the importer refuses duplicates).
       agents: agents.map((a, i) => {
         const office = offices[a.office % offices.length];
-        return { agentCode: `${a.code}${i}`, headOfficeCode: office.code, country: a.country, agentName: a.name, addressLine1: 'x',
-          addressLine2: null, city: 'c', state: a.state, phoneNumber: null };
+        return {
+          agentCode: `${a.code}${i}`,
+          headOfficeCode: office.code,
+          country: a.country,
+          agentName: a.name,
+          addressLine1: 'x',
+          addressLine2: null,
+          city: 'c',
+          state: a.state,
+          phoneNumber: null,
+        };
       }),
       sources: [],
     }));
@@ -245,44 +418,83 @@ describe('on generated data sets (property-based)', () => {
    */
   const termFrom = (values: string[]) =>
     fc.oneof(
-      { weight: 4, arbitrary: values.length === 0 ? term : fc.tuple(fc.constantFrom(...values), fc.nat(), fc.nat(), fc.boolean()).map(([v, at, length, flip]) => {
-        const chars = [...v];
-        const start = at % Math.max(1, chars.length);
-        const piece = chars.slice(start, start + 1 + (length % 4)).join('') || 'a';
-        return flip ? (piece === piece.toLowerCase() ? piece.toUpperCase() : piece.toLowerCase()) : piece;
-      }) },
+      {
+        weight: 4,
+        arbitrary:
+          values.length === 0
+            ? term
+            : fc.tuple(fc.constantFrom(...values), fc.nat(), fc.nat(), fc.boolean()).map(([v, at, length, flip]) => {
+                const chars = [...v];
+                const start = at % Math.max(1, chars.length);
+                const piece = chars.slice(start, start + 1 + (length % 4)).join('') || 'a';
+                return flip ? (piece === piece.toLowerCase() ? piece.toUpperCase() : piece.toLowerCase()) : piece;
+              }),
+      },
       { weight: 1, arbitrary: term },
     );
   const textsOf = (dataSet: DataSet) =>
-    [...new Set([
-      ...dataSet.branches.flatMap((b) => [b.bankName, b.branchName, b.addressLine1, b.addressLine2, b.district]),
-      ...dataSet.agents.map((a) => a.agentName),
-      ...dataSet.headOffices.map((h) => h.name),
-    ])].filter((v): v is string => !!v);
+    [
+      ...new Set([
+        ...dataSet.branches.flatMap((b) => [b.bankName, b.branchName, b.addressLine1, b.addressLine2, b.district]),
+        ...dataSet.agents.map((a) => a.agentName),
+        ...dataSet.headOffices.map((h) => h.name),
+      ]),
+    ].filter((v): v is string => !!v);
 
   // Each filter is given in about a third of the searches, so that their combinations still find rows.
   const sometimes = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { freq: 2, nil: undefined });
   // Mostly a head office of the data set, its country and a mode it offers; sometimes any.
   const officeOf = (dataSet: DataSet) =>
     fc.oneof(
-      { weight: 4, arbitrary: fc.constantFrom(...dataSet.headOffices).chain((h) => fc.record({ code: fc.constant(h.code), country: fc.constant(h.country), mode: fc.constantFrom(...h.deliveryModes) })) },
-      { weight: 1, arbitrary: fc.record({ code: fc.constantFrom('HOAAAA', 'HOBBBB', 'HOCCCC', 'HODDDD'), country: fc.constantFrom(...COUNTRIES), mode: fc.constantFrom(1, 4, 5) }) },
+      {
+        weight: 4,
+        arbitrary: fc.constantFrom(...dataSet.headOffices).chain((h) =>
+          fc.record({
+            code: fc.constant(h.code),
+            country: fc.constant(h.country),
+            mode: fc.constantFrom(...h.deliveryModes),
+          }),
+        ),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          code: fc.constantFrom('HOAAAA', 'HOBBBB', 'HOCCCC', 'HODDDD'),
+          country: fc.constantFrom(...COUNTRIES),
+          mode: fc.constantFrom(1, 4, 5),
+        }),
+      },
     );
   const branchQuery = (dataSet: DataSet, values: string[]) =>
-    fc.record({
-      office: officeOf(dataSet),
-      bankName: sometimes(termFrom(values)),
-      bankCode: sometimes(fc.constantFrom('AB', 'CD', 'R1', 'R2', 'ZZ')),
-      branchLocation: sometimes(termFrom(values)),
-      address: sometimes(termFrom(values)),
-      district: sometimes(termFrom(values)),
-    }).map(({ office, ...filters }) => ({ receivingCountry: office.country, deliveryMode: office.mode === 1 ? 1 : 4, receivingAgentHeadOfficeCode: office.code, ...filters }));
+    fc
+      .record({
+        office: officeOf(dataSet),
+        bankName: sometimes(termFrom(values)),
+        bankCode: sometimes(fc.constantFrom('AB', 'CD', 'R1', 'R2', 'ZZ')),
+        branchLocation: sometimes(termFrom(values)),
+        address: sometimes(termFrom(values)),
+        district: sometimes(termFrom(values)),
+      })
+      .map(({ office, ...filters }) => ({
+        receivingCountry: office.country,
+        deliveryMode: office.mode === 1 ? 1 : 4,
+        receivingAgentHeadOfficeCode: office.code,
+        ...filters,
+      }));
   const agentQuery = (dataSet: DataSet, values: string[]) =>
-    fc.record({
-      office: officeOf(dataSet),
-      state: sometimes(fc.constantFrom(...STATES)),
-      search: sometimes(fc.oneof(termFrom(values), fc.tuple(termFrom(values), termFrom(values)).map(([a, b]) => `${a}, ${b}`), fc.constant(','))),
-    }).map(({ office, ...filters }) => ({ receivingCountry: office.country, deliveryMode: office.mode, ...filters }));
+    fc
+      .record({
+        office: officeOf(dataSet),
+        state: sometimes(fc.constantFrom(...STATES)),
+        search: sometimes(
+          fc.oneof(
+            termFrom(values),
+            fc.tuple(termFrom(values), termFrom(values)).map(([a, b]) => `${a}, ${b}`),
+            fc.constant(','),
+          ),
+        ),
+      })
+      .map(({ office, ...filters }) => ({ receivingCountry: office.country, deliveryMode: office.mode, ...filters }));
   const caseArbitrary = dataSetArbitrary.chain((dataSet) =>
     fc.tuple(
       fc.constant(dataSet),
@@ -300,7 +512,9 @@ describe('on generated data sets (property-based)', () => {
         const brute = new BruteForce(dataSet);
         for (const q of branchQueries) expectSameBranches(index, brute, q, pageSize);
         for (const q of agentQueries) expectSameAgents(index, brute, q, pageSize);
-        matched += branchQueries.filter((q) => brute.branches(q).length > 0).length + agentQueries.filter((q) => brute.agents(q).length > 0).length;
+        matched +=
+          branchQueries.filter((q) => brute.branches(q).length > 0).length +
+          agentQueries.filter((q) => brute.agents(q).length > 0).length;
       }),
       { numRuns: 300 },
     );

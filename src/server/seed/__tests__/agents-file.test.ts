@@ -19,7 +19,12 @@ const areas = plan.areas;
 const stateNames = new Map(referenceDataSet(readSeedFiles()).states.map((s) => [`${s.country}:${s.code}`, s.name]));
 
 const words = (text: string) =>
-  ` ${text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()} `;
+  ` ${text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()} `;
 /** The area names the agent's city, or its state by a part of the state's name or by its abbreviation. */
 function fits(place: string, agent: Record<string, string>): boolean {
   if (words(place).includes(words(agent.city))) return true;
@@ -27,7 +32,9 @@ function fits(place: string, agent: Record<string, string>): boolean {
   return place.split(/[/,]/).some((part) => {
     const named = words(part);
     if (named.trim() === '') return false;
-    return state.includes(named) || named.includes(state) || plan.stateCodes[agent.country]?.[part.trim()] === agent.state;
+    return (
+      state.includes(named) || named.includes(state) || plan.stateCodes[agent.country]?.[part.trim()] === agent.state
+    );
   });
 }
 /** The place of the longest prefix of the number that has one: what a geocoder says of it. */
@@ -59,7 +66,8 @@ describe('the committed agents file', () => {
       const place = placeOf(agent.country, phone!.nationalNumber);
       if (place !== null) {
         count.area++;
-        if (!fits(place, agent)) wrongArea.push(`${agent.agent_code} ${agent.phone_number} is ${place}, not ${agent.city}`);
+        if (!fits(place, agent))
+          wrongArea.push(`${agent.agent_code} ${agent.phone_number} is ${place}, not ${agent.city}`);
       } else {
         count.mobile++;
         if (Object.values(areas[agent.country] ?? {}).some((p) => fits(p, agent))) {

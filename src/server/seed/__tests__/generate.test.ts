@@ -10,7 +10,8 @@ import { SqliteStore } from '../../store/sqlite/sqlite-store';
 // same load path as the importer's (replaceDataSet) and the CSV round trip unchanged.
 
 const real = readSeedFiles();
-const generate = (seed: number) => generatedDataSet(generateSeedFiles({ branches: 3000, agents: 400, seed }, real), seed);
+const generate = (seed: number) =>
+  generatedDataSet(generateSeedFiles({ branches: 3000, agents: 400, seed }, real), seed);
 
 describe('generated data set', () => {
   it('is the same for the same arguments and differs for another seed', () => {
@@ -23,7 +24,9 @@ describe('generated data set', () => {
     const dataSet = generate(7);
     expect(dataSet.branches).toHaveLength(3000);
     expect(dataSet.agents).toHaveLength(400);
-    expect(new Set(dataSet.branches.map((b) => b.country))).toEqual(new Set(real.branchFiles.map((f) => f.records[0].country)));
+    expect(new Set(dataSet.branches.map((b) => b.country))).toEqual(
+      new Set(real.branchFiles.map((f) => f.records[0].country)),
+    );
     const routing = dataSet.branches.map((b) => b.routingNumber).filter(Boolean);
     expect(new Set(routing).size).toBe(routing.length);
     // Drawn from the real vocabulary: every bank name and branch name is a real one.

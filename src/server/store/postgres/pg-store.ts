@@ -53,8 +53,12 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
     );
-    const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
-    const files = readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{3}-.+\.sql$/.test(f)).sort();
+    const done = new Set(
+      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+    );
+    const files = readdirSync(MIGRATIONS_DIR)
+      .filter((f) => /^\d{3}-.+\.sql$/.test(f))
+      .sort();
     const applied: string[] = [];
     for (const file of files) {
       const version = Number(file.slice(0, 3));
@@ -80,12 +84,25 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
 
 // SQLSTATE classes and client errors that mean "the database cannot answer now", not "the query is wrong".
 const UNAVAILABLE_SQLSTATES = new Set(['57014', '57P01', '57P02', '57P03', '53300', '53400']);
-const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|Connection refused/i;
+const UNAVAILABLE_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|Connection refused/i;
 
 export function isUnavailable(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_NODE_CODES.has(code))) return true;
+  if (
+    typeof code === 'string' &&
+    (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_NODE_CODES.has(code))
+  )
+    return true;
   if (error instanceof AggregateError) return error.errors.some(isUnavailable);
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
 }
@@ -108,8 +125,17 @@ const offersMode = (p: Parameters, deliveryMode: number) =>
 const REBUILT_TABLES = ['bank_branches', 'agents'] as const;
 /** Every table readDataSet reads (the served data set and its version). */
 const SERVED_TABLES = [
-  'data_version', 'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices', 'head_office_delivery_modes',
-  'head_office_banks', 'bank_branches', 'agents', 'data_sources',
+  'data_version',
+  'receiving_countries',
+  'delivery_modes',
+  'states',
+  'cities',
+  'head_offices',
+  'head_office_delivery_modes',
+  'head_office_banks',
+  'bank_branches',
+  'agents',
+  'data_sources',
 ];
 const NEXT = '_next';
 
@@ -123,7 +149,12 @@ async function rebuiltTable(client: pg.PoolClient, table: (typeof REBUILT_TABLES
 /** Gives `<table>_next` the table's keys and indexes (as the migrations defined them), then puts it in its place. */
 async function swapIn(client: pg.PoolClient, table: (typeof REBUILT_TABLES)[number]): Promise<void> {
   const next = `${table}${NEXT}`;
-  const { rows } = await client.query<{ name: string; definition: string; constraint_name: string | null; constraint_definition: string | null }>(
+  const { rows } = await client.query<{
+    name: string;
+    definition: string;
+    constraint_name: string | null;
+    constraint_definition: string | null;
+  }>(
     `SELECT ci.relname AS name, pg_get_indexdef(i.indexrelid) AS definition, c.conname AS constraint_name,
             pg_get_constraintdef(c.oid) AS constraint_definition
      FROM pg_index i JOIN pg_class ci ON ci.oid = i.indexrelid
@@ -133,7 +164,10 @@ async function swapIn(client: pg.PoolClient, table: (typeof REBUILT_TABLES)[numb
   );
   for (const index of rows) {
     if (index.constraint_name) {
-      await maintenance(client, `ALTER TABLE ${next} ADD CONSTRAINT ${index.constraint_name}${NEXT} ${index.constraint_definition}`);
+      await maintenance(
+        client,
+        `ALTER TABLE ${next} ADD CONSTRAINT ${index.constraint_name}${NEXT} ${index.constraint_definition}`,
+      );
     } else {
       const definition = index.definition
         .replace(`INDEX ${index.name} ON `, `INDEX ${index.name}${NEXT} ON `)
@@ -187,7 +221,8 @@ export class PgStore implements LookupStore {
     try {
       return await run();
     } catch (error) {
-      if (isUnavailable(error)) throw new StoreUnavailableError(`PostgreSQL unavailable: ${(error as Error).message}`, 5, { cause: error });
+      if (isUnavailable(error))
+        throw new StoreUnavailableError(`PostgreSQL unavailable: ${(error as Error).message}`, 5, { cause: error });
       throw error;
     }
   }
@@ -218,13 +253,20 @@ export class PgStore implements LookupStore {
         await client.query('SET LOCAL statement_timeout = 0');
         await client.query("SET LOCAL maintenance_work_mem = '256MB'");
         // Locked until the commit: a replace committed by anyone after this check waits for ours, or we for it.
-        const served = (await maintenance(client, 'SELECT version::text AS version FROM data_version FOR UPDATE')).rows[0].version as string;
+        const served = (await maintenance(client, 'SELECT version::text AS version FROM data_version FOR UPDATE'))
+          .rows[0].version as string;
         if (options.expectedVersion !== undefined && served !== options.expectedVersion) {
           throw new DataSetChangedError(options.expectedVersion, served);
         }
         for (const table of [
-          'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices',
-          'head_office_delivery_modes', 'head_office_banks', 'data_sources',
+          'receiving_countries',
+          'delivery_modes',
+          'states',
+          'cities',
+          'head_offices',
+          'head_office_delivery_modes',
+          'head_office_banks',
+          'data_sources',
         ]) {
           await maintenance(client, `DELETE FROM ${table}`);
         }
@@ -233,55 +275,143 @@ export class PgStore implements LookupStore {
             const chunk = rows.slice(start, start + LOAD_CHUNK);
             const arrays = columns.map((_, i) => chunk.map((row) => row[i]));
             const unnest = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
-            await maintenance(client, `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${unnest}) ${onConflict}`, arrays);
+            await maintenance(
+              client,
+              `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${unnest}) ${onConflict}`,
+              arrays,
+            );
           }
         };
-        await load('receiving_countries', ['code', 'name', 'currency'], ['text', 'text', 'text'], dataSet.countries.map((c) => [c.code, c.name, c.currency]));
-        await load('delivery_modes', ['value', 'name'], ['int', 'text'], dataSet.deliveryModes.map((m) => [m.value, m.name]));
-        await load('states', ['country', 'code', 'name'], ['text', 'text', 'text'], dataSet.states.map((s) => [s.country, s.code, s.name]));
+        await load(
+          'receiving_countries',
+          ['code', 'name', 'currency'],
+          ['text', 'text', 'text'],
+          dataSet.countries.map((c) => [c.code, c.name, c.currency]),
+        );
+        await load(
+          'delivery_modes',
+          ['value', 'name'],
+          ['int', 'text'],
+          dataSet.deliveryModes.map((m) => [m.value, m.name]),
+        );
+        await load(
+          'states',
+          ['country', 'code', 'name'],
+          ['text', 'text', 'text'],
+          dataSet.states.map((s) => [s.country, s.code, s.name]),
+        );
         // Like SQLite's INSERT OR IGNORE: a city listed twice is kept once.
-        await load('cities', ['country', 'state', 'name'], ['text', 'text', 'text'], dataSet.cities.map((c) => [c.country, c.state, c.name]), 'ON CONFLICT DO NOTHING');
+        await load(
+          'cities',
+          ['country', 'state', 'name'],
+          ['text', 'text', 'text'],
+          dataSet.cities.map((c) => [c.country, c.state, c.name]),
+          'ON CONFLICT DO NOTHING',
+        );
         await load(
           'head_offices',
           ['code', 'position', 'country', 'name', 'network_name', 'payout_type', 'demo_locations'],
           ['text', 'int', 'text', 'text', 'text', 'text', 'int'],
-          dataSet.headOffices.map((h, i) => [h.code, i + 1, h.country, h.name, h.networkName, h.payoutType, h.demoLocations]),
+          dataSet.headOffices.map((h, i) => [
+            h.code,
+            i + 1,
+            h.country,
+            h.name,
+            h.networkName,
+            h.payoutType,
+            h.demoLocations,
+          ]),
         );
         await load(
-          'head_office_delivery_modes', ['head_office_code', 'delivery_mode'], ['text', 'int'],
+          'head_office_delivery_modes',
+          ['head_office_code', 'delivery_mode'],
+          ['text', 'int'],
           dataSet.headOffices.flatMap((h) => h.deliveryModes.map((m) => [h.code, m])),
         );
         await load(
-          'head_office_banks', ['head_office_code', 'bank_code', 'position'], ['text', 'text', 'int'],
+          'head_office_banks',
+          ['head_office_code', 'bank_code', 'position'],
+          ['text', 'text', 'int'],
           dataSet.headOffices.flatMap((h) => h.bankCodes.map((b, i) => [h.code, b, i + 1])),
         );
         // Ids 1…n in data set order, as SQLite's rowid gives them: the id is part of mode-04 agent codes.
         await load(
           await rebuiltTable(client, 'bank_branches'),
-          ['id', 'country', 'bank_code', 'bank_name', 'routing_number', 'branch_name', 'address_line1', 'address_line2',
-            'city', 'district', 'state', 'state_published'],
+          [
+            'id',
+            'country',
+            'bank_code',
+            'bank_name',
+            'routing_number',
+            'branch_name',
+            'address_line1',
+            'address_line2',
+            'city',
+            'district',
+            'state',
+            'state_published',
+          ],
           ['int', ...Array<string>(11).fill('text')],
           dataSet.branches.map((b, i) => [
-            i + 1, b.country, b.bankCode, b.bankName, b.routingNumber, b.branchName, b.addressLine1, b.addressLine2,
-            b.city, b.district, b.state, b.publishedState === undefined ? b.state : b.publishedState,
+            i + 1,
+            b.country,
+            b.bankCode,
+            b.bankName,
+            b.routingNumber,
+            b.branchName,
+            b.addressLine1,
+            b.addressLine2,
+            b.city,
+            b.district,
+            b.state,
+            b.publishedState === undefined ? b.state : b.publishedState,
           ]),
         );
         const rows = dataSet.branches.length + dataSet.agents.length;
         options.onProgress?.(dataSet.branches.length, rows);
         await load(
           await rebuiltTable(client, 'agents'),
-          ['id', 'agent_code', 'head_office_code', 'country', 'agent_name', 'address_line1', 'address_line2', 'city', 'state',
-            'state_published', 'phone_number'],
+          [
+            'id',
+            'agent_code',
+            'head_office_code',
+            'country',
+            'agent_name',
+            'address_line1',
+            'address_line2',
+            'city',
+            'state',
+            'state_published',
+            'phone_number',
+          ],
           ['int', ...Array<string>(10).fill('text')],
           dataSet.agents.map((a, i) => [
-            i + 1, a.agentCode, a.headOfficeCode, a.country, a.agentName, a.addressLine1, a.addressLine2, a.city, a.state,
-            a.publishedState ?? a.state, a.phoneNumber,
+            i + 1,
+            a.agentCode,
+            a.headOfficeCode,
+            a.country,
+            a.agentName,
+            a.addressLine1,
+            a.addressLine2,
+            a.city,
+            a.state,
+            a.publishedState ?? a.state,
+            a.phoneNumber,
           ]),
         );
         options.onProgress?.(rows, rows);
         await load(
-          'data_sources', ['kind', 'file', 'sha256', 'rows', 'imported_at', 'countries'], ['text', 'text', 'text', 'int', 'text', 'text'],
-          dataSet.sources.map((s) => [s.kind, s.file, s.sha256, s.rows, s.importedAt ?? importedAt, (s.countries ?? []).join(' ')]),
+          'data_sources',
+          ['kind', 'file', 'sha256', 'rows', 'imported_at', 'countries'],
+          ['text', 'text', 'text', 'int', 'text', 'text'],
+          dataSet.sources.map((s) => [
+            s.kind,
+            s.file,
+            s.sha256,
+            s.rows,
+            s.importedAt ?? importedAt,
+            (s.countries ?? []).join(' '),
+          ]),
         );
         for (const table of REBUILT_TABLES) await swapIn(client, table);
         await client.query('UPDATE data_version SET version = version + 1');
@@ -300,7 +430,10 @@ export class PgStore implements LookupStore {
       try {
         // Fresh statistics and visibility map for the planner (index-only counts) after replacing every row.
         await client.query('SET statement_timeout = 0');
-        await maintenance(client, 'VACUUM (ANALYZE) bank_branches, agents, head_offices, head_office_banks, head_office_delivery_modes, states');
+        await maintenance(
+          client,
+          'VACUUM (ANALYZE) bank_branches, agents, head_offices, head_office_banks, head_office_delivery_modes, states',
+        );
         await client.query('RESET statement_timeout');
       } finally {
         client.release();
@@ -310,7 +443,12 @@ export class PgStore implements LookupStore {
   }
 
   async referenceData(): Promise<ReferenceData> {
-    const countries = await this.query<{ code: string; name: string; currency: string; deliveryModes: number[] | null }>(
+    const countries = await this.query<{
+      code: string;
+      name: string;
+      currency: string;
+      deliveryModes: number[] | null;
+    }>(
       `SELECT c.code, c.name, c.currency,
          (SELECT array_agg(DISTINCT m.delivery_mode ORDER BY m.delivery_mode) FROM head_offices h
             JOIN head_office_delivery_modes m ON m.head_office_code = h.code WHERE h.country = c.code) AS "deliveryModes"
@@ -324,7 +462,10 @@ export class PgStore implements LookupStore {
   }
 
   async cities(receivingCountry: string, state: string): Promise<City[]> {
-    return this.query('SELECT name, state FROM cities WHERE country = $1 AND state = $2 ORDER BY name', [receivingCountry, state]);
+    return this.query('SELECT name, state FROM cities WHERE country = $1 AND state = $2 ORDER BY name', [
+      receivingCountry,
+      state,
+    ]);
   }
 
   async payoutNetworks(receivingCountry: string, deliveryMode: number): Promise<PayoutNetwork[]> {
@@ -338,9 +479,14 @@ export class PgStore implements LookupStore {
   }
 
   async dataStatus(): Promise<DataStatus> {
-    const rows = await this.query<{ kind: string; file: string; sha256: string; rows: number; importedAt: string; countries: string }>(
-      'SELECT kind, file, sha256, rows, imported_at AS "importedAt", countries FROM data_sources ORDER BY kind, file',
-    );
+    const rows = await this.query<{
+      kind: string;
+      file: string;
+      sha256: string;
+      rows: number;
+      importedAt: string;
+      countries: string;
+    }>('SELECT kind, file, sha256, rows, imported_at AS "importedAt", countries FROM data_sources ORDER BY kind, file');
     return { sources: rows.map((r) => ({ ...r, countries: r.countries.split(' ').filter(Boolean) })) };
   }
 
@@ -359,20 +505,39 @@ export class PgStore implements LookupStore {
         await client.query('SET LOCAL statement_timeout = 0');
         await maintenance(client, `LOCK TABLE ${SERVED_TABLES.join(', ')} IN ACCESS SHARE MODE`);
         const all = async <R>(sql: string) => (await maintenance(client, sql)).rows as R[];
-        const version = (await all<{ version: string }>('SELECT version::text AS version FROM data_version'))[0]?.version ?? '';
+        const version =
+          (await all<{ version: string }>('SELECT version::text AS version FROM data_version'))[0]?.version ?? '';
         const officeModes = new Map<string, number[]>();
-        for (const m of await all<{ head_office_code: string; delivery_mode: number }>('SELECT * FROM head_office_delivery_modes ORDER BY head_office_code, delivery_mode')) {
+        for (const m of await all<{ head_office_code: string; delivery_mode: number }>(
+          'SELECT * FROM head_office_delivery_modes ORDER BY head_office_code, delivery_mode',
+        )) {
           officeModes.set(m.head_office_code, [...(officeModes.get(m.head_office_code) ?? []), m.delivery_mode]);
         }
         const officeBanks = new Map<string, string[]>();
-        for (const b of await all<{ head_office_code: string; bank_code: string }>('SELECT head_office_code, bank_code FROM head_office_banks ORDER BY head_office_code, position')) {
+        for (const b of await all<{ head_office_code: string; bank_code: string }>(
+          'SELECT head_office_code, bank_code FROM head_office_banks ORDER BY head_office_code, position',
+        )) {
           officeBanks.set(b.head_office_code, [...(officeBanks.get(b.head_office_code) ?? []), b.bank_code]);
         }
-        const offices = await all<{ code: string; country: string; name: string; networkName: string; payoutType: PayoutType; demoLocations: number }>(
+        const offices = await all<{
+          code: string;
+          country: string;
+          name: string;
+          networkName: string;
+          payoutType: PayoutType;
+          demoLocations: number;
+        }>(
           `SELECT code, country, name, network_name AS "networkName", payout_type AS "payoutType", demo_locations AS "demoLocations"
            FROM head_offices ORDER BY position`,
         );
-        const sources = await all<{ kind: string; file: string; sha256: string; rows: number; importedAt: string; countries: string }>(
+        const sources = await all<{
+          kind: string;
+          file: string;
+          sha256: string;
+          rows: number;
+          importedAt: string;
+          countries: string;
+        }>(
           'SELECT kind, file, sha256, rows, imported_at AS "importedAt", countries FROM data_sources ORDER BY kind, file',
         );
         const dataSet: DataSet = {
@@ -380,7 +545,11 @@ export class PgStore implements LookupStore {
           deliveryModes: await all('SELECT value, name FROM delivery_modes ORDER BY value'),
           states: await all('SELECT country, code, name FROM states ORDER BY country, code'),
           cities: await all('SELECT country, state, name FROM cities ORDER BY country, state, name'),
-          headOffices: offices.map((h) => ({ ...h, deliveryModes: officeModes.get(h.code) ?? [], bankCodes: officeBanks.get(h.code) ?? [] })),
+          headOffices: offices.map((h) => ({
+            ...h,
+            deliveryModes: officeModes.get(h.code) ?? [],
+            bankCodes: officeBanks.get(h.code) ?? [],
+          })),
           branches: await all(
             `SELECT country, bank_code AS "bankCode", bank_name AS "bankName", routing_number AS "routingNumber", branch_name AS "branchName",
                address_line1 AS "addressLine1", address_line2 AS "addressLine2", city, district, state,

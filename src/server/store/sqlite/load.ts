@@ -67,12 +67,22 @@ function* writeDataSet(
 ): Generator<void> {
   const importedAt = new Date().toISOString();
   const indexes = db
-    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('bank_branches', 'agents')")
+    .prepare(
+      "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('bank_branches', 'agents')",
+    )
     .all() as { name: string; sql: string }[];
   for (const index of indexes) db.exec(`DROP INDEX ${index.name}`);
   for (const table of [
-    'receiving_countries', 'delivery_modes', 'states', 'cities', 'head_offices',
-    'head_office_delivery_modes', 'head_office_banks', 'bank_branches', 'agents', 'data_sources',
+    'receiving_countries',
+    'delivery_modes',
+    'states',
+    'cities',
+    'head_offices',
+    'head_office_delivery_modes',
+    'head_office_banks',
+    'bank_branches',
+    'agents',
+    'data_sources',
   ]) {
     db.exec(`DELETE FROM ${table}`);
   }
@@ -101,8 +111,17 @@ function* writeDataSet(
   );
   for (const b of dataSet.branches) {
     insertBranch.run(
-      b.country, b.bankCode, b.bankName, b.routingNumber, b.branchName, b.addressLine1, b.addressLine2,
-      b.city, b.district, b.state, b.publishedState === undefined ? b.state : b.publishedState,
+      b.country,
+      b.bankCode,
+      b.bankName,
+      b.routingNumber,
+      b.branchName,
+      b.addressLine1,
+      b.addressLine2,
+      b.city,
+      b.district,
+      b.state,
+      b.publishedState === undefined ? b.state : b.publishedState,
     );
     if ((++done & WRITE_STEP_ROWS) === 0) {
       onProgress(done, total);
@@ -115,8 +134,16 @@ function* writeDataSet(
   );
   for (const a of dataSet.agents) {
     insertAgent.run(
-      a.agentCode, a.headOfficeCode, a.country, a.agentName, a.addressLine1, a.addressLine2, a.city, a.state,
-      a.publishedState ?? a.state, a.phoneNumber,
+      a.agentCode,
+      a.headOfficeCode,
+      a.country,
+      a.agentName,
+      a.addressLine1,
+      a.addressLine2,
+      a.city,
+      a.state,
+      a.publishedState ?? a.state,
+      a.phoneNumber,
     );
     if ((++done & WRITE_STEP_ROWS) === 0) {
       onProgress(done, total);
@@ -124,7 +151,9 @@ function* writeDataSet(
     }
   }
   onProgress(total, total);
-  const insertSource = db.prepare('INSERT INTO data_sources (kind, file, sha256, rows, imported_at, countries) VALUES (?, ?, ?, ?, ?, ?)');
+  const insertSource = db.prepare(
+    'INSERT INTO data_sources (kind, file, sha256, rows, imported_at, countries) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   for (const s of dataSet.sources) {
     insertSource.run(s.kind, s.file, s.sha256, s.rows, s.importedAt ?? importedAt, (s.countries ?? []).join(' '));
   }

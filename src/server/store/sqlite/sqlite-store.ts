@@ -1,11 +1,7 @@
 import Database from 'better-sqlite3';
 import { migrate } from './migrate';
 import { replaceDataSet } from './load';
-import {
-  type City,
-  type PayoutNetwork,
-  type PayoutType,
-} from '../../../contract';
+import { type City, type PayoutNetwork, type PayoutType } from '../../../contract';
 import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../../domain/data-set';
 import {
   type DataStatus,
@@ -86,9 +82,16 @@ export class SqliteStore implements LookupStore {
        FROM receiving_countries c ORDER BY c.code`,
     ).all() as { code: string; name: string; currency: string; modes: string | null }[];
     return {
-      countries: countries.map(({ modes, ...c }) => ({ ...c, deliveryModes: modes ? modes.split(',').map(Number) : [] })),
-      deliveryModes: this.prepare('SELECT value, name FROM delivery_modes ORDER BY value').all() as ReferenceData['deliveryModes'],
-      states: this.prepare('SELECT country, code, name FROM states ORDER BY country, name').all() as ReferenceData['states'],
+      countries: countries.map(({ modes, ...c }) => ({
+        ...c,
+        deliveryModes: modes ? modes.split(',').map(Number) : [],
+      })),
+      deliveryModes: this.prepare(
+        'SELECT value, name FROM delivery_modes ORDER BY value',
+      ).all() as ReferenceData['deliveryModes'],
+      states: this.prepare(
+        'SELECT country, code, name FROM states ORDER BY country, name',
+      ).all() as ReferenceData['states'],
     };
   }
 
@@ -112,11 +115,22 @@ export class SqliteStore implements LookupStore {
   }
 
   private sources(): DataStatus {
-    const rows = this.prepare('SELECT kind, file, sha256, rows, imported_at, countries FROM data_sources ORDER BY kind, file').all() as {
-      kind: string; file: string; sha256: string; rows: number; imported_at: string; countries: string;
+    const rows = this.prepare(
+      'SELECT kind, file, sha256, rows, imported_at, countries FROM data_sources ORDER BY kind, file',
+    ).all() as {
+      kind: string;
+      file: string;
+      sha256: string;
+      rows: number;
+      imported_at: string;
+      countries: string;
     }[];
     return {
-      sources: rows.map(({ imported_at, countries, ...s }) => ({ ...s, countries: countries.split(' ').filter(Boolean), importedAt: imported_at })),
+      sources: rows.map(({ imported_at, countries, ...s }) => ({
+        ...s,
+        countries: countries.split(' ').filter(Boolean),
+        importedAt: imported_at,
+      })),
     };
   }
 
@@ -130,15 +144,26 @@ export class SqliteStore implements LookupStore {
   private headOffices(): DataSet['headOffices'] {
     const all = <T>(sql: string) => this.db.prepare(sql).all() as T[];
     const officeModes = new Map<string, number[]>();
-    for (const m of all<{ head_office_code: string; delivery_mode: number }>('SELECT * FROM head_office_delivery_modes ORDER BY head_office_code, delivery_mode')) {
+    for (const m of all<{ head_office_code: string; delivery_mode: number }>(
+      'SELECT * FROM head_office_delivery_modes ORDER BY head_office_code, delivery_mode',
+    )) {
       officeModes.set(m.head_office_code, [...(officeModes.get(m.head_office_code) ?? []), m.delivery_mode]);
     }
     // Banks in the order loaded, so an export writes routes_to_banks as the partners file listed them.
     const officeBanks = new Map<string, string[]>();
-    for (const b of all<{ head_office_code: string; bank_code: string }>('SELECT * FROM head_office_banks ORDER BY rowid')) {
+    for (const b of all<{ head_office_code: string; bank_code: string }>(
+      'SELECT * FROM head_office_banks ORDER BY rowid',
+    )) {
       officeBanks.set(b.head_office_code, [...(officeBanks.get(b.head_office_code) ?? []), b.bank_code]);
     }
-    type Office = { code: string; country: string; name: string; network_name: string; payout_type: PayoutType; demo_locations: number };
+    type Office = {
+      code: string;
+      country: string;
+      name: string;
+      network_name: string;
+      payout_type: PayoutType;
+      demo_locations: number;
+    };
     return all<Office>('SELECT * FROM head_offices ORDER BY rowid').map((h) => ({
       code: h.code,
       country: h.country,
@@ -154,8 +179,23 @@ export class SqliteStore implements LookupStore {
   private readAll(): DataSet {
     const all = <T>(sql: string) => this.db.prepare(sql).all() as T[];
     type Branch = Record<'country' | 'bank_code' | 'bank_name' | 'branch_name', string> &
-      Record<'routing_number' | 'address_line1' | 'address_line2' | 'city' | 'district' | 'state' | 'state_published', string | null>;
-    type AgentRow = Record<'agent_code' | 'head_office_code' | 'country' | 'agent_name' | 'address_line1' | 'address_line2' | 'city' | 'state' | 'state_published' | 'phone_number', string>;
+      Record<
+        'routing_number' | 'address_line1' | 'address_line2' | 'city' | 'district' | 'state' | 'state_published',
+        string | null
+      >;
+    type AgentRow = Record<
+      | 'agent_code'
+      | 'head_office_code'
+      | 'country'
+      | 'agent_name'
+      | 'address_line1'
+      | 'address_line2'
+      | 'city'
+      | 'state'
+      | 'state_published'
+      | 'phone_number',
+      string
+    >;
     return {
       countries: all('SELECT code, name, currency FROM receiving_countries ORDER BY code'),
       deliveryModes: all('SELECT value, name FROM delivery_modes ORDER BY value'),

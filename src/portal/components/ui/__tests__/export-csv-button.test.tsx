@@ -11,17 +11,27 @@ it('writes a header row and quotes values holding commas, quotes or line breaks'
     { header: 'Name', value: (r) => r.name },
     { header: 'Address', value: (r) => r.address },
   ]);
-  expect(csv).toBe('Head office code,Name,Address\nBRACBD,BRAC BANK LIMITED,"Dhaka, Dhaka Division"\nSONLBD,"SONALI ""BANK""",\n');
+  expect(csv).toBe(
+    'Head office code,Name,Address\nBRACBD,BRAC BANK LIMITED,"Dhaka, Dhaka Division"\nSONLBD,"SONALI ""BANK""",\n',
+  );
 });
 
 it('keeps codes as text, neutralises formula-looking cells, and names the filters in the file name', () => {
-  const csv = toCsv([{ code: '010150166', phone: '+52 33 1234 5678', note: '=HYPERLINK("x")' }], [
-    { header: 'Routing number', value: (r) => r.code, code: true },
-    { header: 'Phone', value: (r) => r.phone },
-    { header: 'Note', value: (r) => r.note },
-  ]);
-  expect(csv.split('\n')[1]).toBe(`"=""010150166""",'+52 33 1234 5678,"'=HYPERLINK(""x"")"`);
-  expect(exportFileName('agents', { receivingCountry: 'MX', deliveryMode: '01', state: 'JAL', search: 'OXXO Zapopan' }, 233, 233)).toBe(
-    'agents_receivingCountry-MX_deliveryMode-01_state-JAL_search-OXXO-Zapopan_all-233.csv',
+  const csv = toCsv(
+    [{ code: '010150166', phone: '+52 33 1234 5678', note: '=HYPERLINK("x")' }],
+    [
+      { header: 'Routing number', value: (r) => r.code, code: true },
+      { header: 'Phone', value: (r) => r.phone },
+      { header: 'Note', value: (r) => r.note },
+    ],
   );
+  expect(csv.split('\n')[1]).toBe(`"=""010150166""",'+52 33 1234 5678,"'=HYPERLINK(""x"")"`);
+  expect(
+    exportFileName(
+      'agents',
+      { receivingCountry: 'MX', deliveryMode: '01', state: 'JAL', search: 'OXXO Zapopan' },
+      233,
+      233,
+    ),
+  ).toBe('agents_receivingCountry-MX_deliveryMode-01_state-JAL_search-OXXO-Zapopan_all-233.csv');
 });

@@ -32,7 +32,9 @@ it('lists the agents of the URL, then writes the debounced search to the URL', a
 
   await userEvent.type(screen.getByLabelText('Search head office or agent name'), 'OXXO');
   await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('search')).toBe('OXXO'));
-  await waitFor(() => expect(within(screen.getByRole('table', { name: 'Agents' })).getAllByText('CADENA COMERCIAL OXXO')).toHaveLength(5));
+  await waitFor(() =>
+    expect(within(screen.getByRole('table', { name: 'Agents' })).getAllByText('CADENA COMERCIAL OXXO')).toHaveLength(5),
+  );
   // The filter change went back to page 1 and kept the page size.
   expect(new URLSearchParams(router.state.location.search).get('pageSize')).toBe('5');
 });
@@ -49,7 +51,9 @@ it('points to the branch finder for delivery mode 04', async () => {
   const pointer = await screen.findByTestId('branch-finder-pointer');
   // The finder opens under the head office of the answer (issue #14: it no longer resets it).
   await waitFor(() =>
-    expect(within(pointer).getByRole('link', { name: 'Open branch finder' }).getAttribute('href')).toMatch(/^\/branches\?receivingAgentHeadOfficeCode=[A-Z0-9]{6}$/),
+    expect(within(pointer).getByRole('link', { name: 'Open branch finder' }).getAttribute('href')).toMatch(
+      /^\/branches\?receivingAgentHeadOfficeCode=[A-Z0-9]{6}$/,
+    ),
   );
   expect(screen.getByText('Case-sensitive. With mode 04 use the pattern [Bank Name], [Branch Name].')).toBeTruthy();
 });

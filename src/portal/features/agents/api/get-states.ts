@@ -10,6 +10,11 @@ export const getStates = (params: StatesParams, signal?: AbortSignal) =>
   apiGet<StatesResponse>('/v1/states', { query: params, signal });
 
 export const statesQueryOptions = (params: StatesParams) =>
-  queryOptions({ queryKey: ['states', params], queryFn: ({ signal }) => getStates(params, signal), staleTime: Infinity });
+  queryOptions({
+    queryKey: ['states', params],
+    queryFn: ({ signal }) => getStates(params, signal),
+    staleTime: Infinity,
+  });
 
-export const useStates = (params: StatesParams, enabled: boolean) => useQuery({ ...statesQueryOptions(params), enabled });
+export const useStates = (params: StatesParams, enabled: boolean) =>
+  useQuery({ ...statesQueryOptions(params), enabled });

@@ -54,7 +54,15 @@ function bankAndBranch(search: string): { bankName?: string; branchLocation?: st
 }
 
 /** Get Agent List (spec §4.1): state filter, case-sensitive search, paged results. */
-export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }: { receivingCountry: string; deliveryMode: string; branchFinderHref: string }) {
+export function AgentSearch({
+  receivingCountry,
+  deliveryMode,
+  branchFinderHref,
+}: {
+  receivingCountry: string;
+  deliveryMode: string;
+  branchFinderHref: string;
+}) {
   const { values, update } = useScreenParams(FILTERS);
   const queryClient = useQueryClient();
   const others = useOtherParams(FILTERS);
@@ -63,7 +71,14 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
     urlValues: { state: values.state, search: values.search },
     onCommit: (filters) => {
       // The request leaves now, not after the screen has rendered the new URL (~200 ms later on a busy PC).
-      void queryClient.prefetchQuery(agentsQueryOptions({ ...others, receivingCountry, deliveryMode, ...presentValues({ ...values, ...filters, pageNumber: '' }) }));
+      void queryClient.prefetchQuery(
+        agentsQueryOptions({
+          ...others,
+          receivingCountry,
+          deliveryMode,
+          ...presentValues({ ...values, ...filters, pageNumber: '' }),
+        }),
+      );
       update(filters, { flushSync: true });
     },
   });
@@ -79,7 +94,12 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
   const pagination = agents.data?.pagination;
 
   const columns: ResultColumn<Agent>[] = [
-    { header: 'Agent code', cell: (agent) => <CopyableCode value={agent.agentCode} label={isAccountTransfer ? 'routing number' : 'agent code'} /> },
+    {
+      header: 'Agent code',
+      cell: (agent) => (
+        <CopyableCode value={agent.agentCode} label={isAccountTransfer ? 'routing number' : 'agent code'} />
+      ),
+    },
     { header: 'Agent', cell: (agent) => agent.agentName },
     ...(isAccountTransfer
       ? [
@@ -107,7 +127,10 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
               <br />
               <Link
                 component={RouterLink}
-                to={finderLink(branchFinderHref, { receivingAgentHeadOfficeCode: agent.receivingAgentHeadOfficeCode, bankCode: agent.routingNumber ?? agent.agentCode })}
+                to={finderLink(branchFinderHref, {
+                  receivingAgentHeadOfficeCode: agent.receivingAgentHeadOfficeCode,
+                  bankCode: agent.routingNumber ?? agent.agentCode,
+                })}
               >
                 This branch in the branch finder
               </Link>
@@ -134,8 +157,11 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
   // Each empty answer names its actual cause.
   const emptyMessage = () => {
     const where = values.state ? ` in ${stateName(values.state)}` : '';
-    if (!values.search) return `No agents${where} for delivery mode ${deliveryMode} in ${receivingCountry}.${values.state ? ' Choose "All states" to see the others.' : ''}`;
-    const caseHint = /\p{L}/u.test(values.search) ? ` The search is case-sensitive: check upper and lower case ("Oxxo" does not find "OXXO").` : '';
+    if (!values.search)
+      return `No agents${where} for delivery mode ${deliveryMode} in ${receivingCountry}.${values.state ? ' Choose "All states" to see the others.' : ''}`;
+    const caseHint = /\p{L}/u.test(values.search)
+      ? ` The search is case-sensitive: check upper and lower case ("Oxxo" does not find "OXXO").`
+      : '';
     return `No agents${where} match "${values.search}".${caseHint}${values.state ? ' Or choose "All states".' : ''}`;
   };
   // The finder opens on the typed bank and branch, under the head office the answer named.
@@ -156,11 +182,20 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
             </Button>
           }
         >
-          For delivery mode 04 (Account Transfer to Other Bank) the <strong>branch finder</strong> is the recommended lookup. Here, search as
+          For delivery mode 04 (Account Transfer to Other Bank) the <strong>branch finder</strong> is the recommended
+          lookup. Here, search as
           <code> [Bank Name], [Branch Name]</code>.
         </Alert>
       )}
-      <Stack component="form" role="search" aria-label="Agent search" direction={{ xs: 'column', md: 'row' }} spacing={2} onSubmit={commit} noValidate>
+      <Stack
+        component="form"
+        role="search"
+        aria-label="Agent search"
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={2}
+        onSubmit={commit}
+        noValidate
+      >
         <Controller
           name="state"
           control={form.control}
@@ -176,7 +211,12 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
               label="State"
               sx={{ minWidth: 220 }}
               error={Boolean(errors.state || states.error)}
-              helperText={errors.state?.message ?? (states.error ? `States could not be loaded: ${states.error.message}` : 'States of the receiving country')}
+              helperText={
+                errors.state?.message ??
+                (states.error
+                  ? `States could not be loaded: ${states.error.message}`
+                  : 'States of the receiving country')
+              }
             >
               <MenuItem value="">All states</MenuItem>
               {(states.data?.data ?? []).map((state) => (
@@ -185,7 +225,9 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
                 </MenuItem>
               ))}
               {/* A state from a shared link that is not in the list still shows, so the API can say why. */}
-              {values.state && !(states.data?.data ?? []).some((s) => s.code === values.state) && <MenuItem value={values.state}>{values.state}</MenuItem>}
+              {values.state && !(states.data?.data ?? []).some((s) => s.code === values.state) && (
+                <MenuItem value={values.state}>{values.state}</MenuItem>
+              )}
             </TextField>
           )}
         />
@@ -211,7 +253,9 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
         isFetching={agents.isFetching}
         error={agents.error}
         isEmpty={agents.data?.data.length === 0}
-        empty={isPastLastPage(pagination) ? <PastLastPage pagination={pagination!} onChange={update} /> : emptyMessage()}
+        empty={
+          isPastLastPage(pagination) ? <PastLastPage pagination={pagination!} onChange={update} /> : emptyMessage()
+        }
         onRetry={() => void agents.refetch()}
         stale={!inSync || agents.isPlaceholderData}
         invalid={hasErrors}
@@ -220,12 +264,22 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
           <>
             <ResultsHeader
               noun={{ one: 'agent', other: 'agents' }}
-              source={{ total: agents.data.pagination.totalItems, rows: agents.data.data, fetchPage: (pageNumber, pageSize) => getAgents({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }) }}
+              source={{
+                total: agents.data.pagination.totalItems,
+                rows: agents.data.data,
+                fetchPage: (pageNumber, pageSize) =>
+                  getAgents({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }),
+              }}
               columns={CSV_COLUMNS}
               screen="agents"
               filters={{ receivingCountry, deliveryMode, state: values.state, search: values.search }}
             />
-            <ResultsView label="Agents" rows={agents.data.data} columns={columns} rowKey={(agent) => `${agent.receivingAgentHeadOfficeCode}:${agent.agentCode}`} />
+            <ResultsView
+              label="Agents"
+              rows={agents.data.data}
+              columns={columns}
+              rowKey={(agent) => `${agent.receivingAgentHeadOfficeCode}:${agent.agentCode}`}
+            />
             <ResultsPagination pagination={agents.data.pagination} onChange={(change) => update(change)} />
           </>
         )}

@@ -30,7 +30,11 @@ export function useBranches(params: BranchesParams, enabled: boolean) {
  * For an empty answer to a bank code: which of the other head offices do pay into that bank or branch
  * (one row each is enough to know). Runs only when asked, one small request per head office.
  */
-export function useHeadOfficesPayingInto(params: Omit<BranchesParams, 'receivingAgentHeadOfficeCode'>, headOfficeCodes: string[], enabled: boolean) {
+export function useHeadOfficesPayingInto(
+  params: Omit<BranchesParams, 'receivingAgentHeadOfficeCode'>,
+  headOfficeCodes: string[],
+  enabled: boolean,
+) {
   return useQueries({
     queries: headOfficeCodes.map((code) => ({
       ...branchesQueryOptions({ ...params, receivingAgentHeadOfficeCode: code, pageNumber: '1', pageSize: '1' }),

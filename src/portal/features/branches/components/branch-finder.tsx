@@ -7,7 +7,13 @@ import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { DISTRICT_COUNTRY, bankCodeProblem, branchesQuery, withPlaceAliases, type BankBranch } from '../../../../contract';
+import {
+  DISTRICT_COUNTRY,
+  bankCodeProblem,
+  branchesQuery,
+  withPlaceAliases,
+  type BankBranch,
+} from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
 import { ResultsHeader } from '../../../components/ui/results-header';
@@ -23,11 +29,28 @@ export interface HeadOffice {
   name: string;
 }
 
-const FILTERS = ['receivingAgentHeadOfficeCode', 'bankName', 'bankCode', 'branchLocation', 'address', 'district', 'pageNumber', 'pageSize'] as const;
-const FIELDS = { receivingAgentHeadOfficeCode: true, bankName: true, bankCode: true, branchLocation: true, address: true } as const;
+const FILTERS = [
+  'receivingAgentHeadOfficeCode',
+  'bankName',
+  'bankCode',
+  'branchLocation',
+  'address',
+  'district',
+  'pageNumber',
+  'pageSize',
+] as const;
+const FIELDS = {
+  receivingAgentHeadOfficeCode: true,
+  bankName: true,
+  bankCode: true,
+  branchLocation: true,
+  address: true,
+} as const;
 // District is a filter of Bangladesh only (spec §4.3); elsewhere the field does not exist.
 const schemaFor = (receivingCountry: string) =>
-  receivingCountry === DISTRICT_COUNTRY ? branchesQuery.pick({ ...FIELDS, district: true }) : branchesQuery.pick(FIELDS);
+  receivingCountry === DISTRICT_COUNTRY
+    ? branchesQuery.pick({ ...FIELDS, district: true })
+    : branchesQuery.pick(FIELDS);
 
 const TEXT_FIELDS = [
   { name: 'bankName', label: 'Bank name', hint: 'Contains, any case', phone: true },
@@ -51,10 +74,23 @@ const CSV_COLUMNS: CsvColumn<BankBranch>[] = [
   { header: 'Head office code', value: (b) => b.receivingAgentHeadOfficeCode, code: true },
 ];
 
-const LABELS: Record<string, string> = { bankName: 'bank name', branchLocation: 'branch location', address: 'address', district: 'district' };
+const LABELS: Record<string, string> = {
+  bankName: 'bank name',
+  branchLocation: 'branch location',
+  address: 'address',
+  district: 'district',
+};
 
 /** Get Bank Branches (spec §4.3) for delivery mode 04: head office, bank and address filters, paged. */
-export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { receivingCountry: string; deliveryMode: string; headOffices: HeadOffice[] }) {
+export function BranchFinder({
+  receivingCountry,
+  deliveryMode,
+  headOffices,
+}: {
+  receivingCountry: string;
+  deliveryMode: string;
+  headOffices: HeadOffice[];
+}) {
   const { values, update } = useScreenParams(FILTERS);
   const queryClient = useQueryClient();
   const others = useOtherParams(FILTERS);
@@ -72,8 +108,16 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
     },
     onCommit: (filters) => {
       // The request leaves now, not after the screen has rendered the new URL (~200 ms later on a busy PC).
-      const next = { ...others, receivingCountry, deliveryMode, ...presentValues({ ...values, ...filters, pageNumber: '' }) };
-      if (next.receivingAgentHeadOfficeCode) void queryClient.prefetchQuery(branchesQueryOptions({ ...next, receivingAgentHeadOfficeCode: next.receivingAgentHeadOfficeCode }));
+      const next = {
+        ...others,
+        receivingCountry,
+        deliveryMode,
+        ...presentValues({ ...values, ...filters, pageNumber: '' }),
+      };
+      if (next.receivingAgentHeadOfficeCode)
+        void queryClient.prefetchQuery(
+          branchesQueryOptions({ ...next, receivingAgentHeadOfficeCode: next.receivingAgentHeadOfficeCode }),
+        );
       update(filters, { flushSync: true });
     },
   });
@@ -83,7 +127,13 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
     if (!headOffice && headOffices[0]) update({ receivingAgentHeadOfficeCode: headOffices[0].code }, { replace: true });
   }, [headOffice, headOffices, update]);
 
-  const params = { ...others, receivingCountry, deliveryMode, ...presentValues(values), receivingAgentHeadOfficeCode: headOffice };
+  const params = {
+    ...others,
+    receivingCountry,
+    deliveryMode,
+    ...presentValues(values),
+    receivingAgentHeadOfficeCode: headOffice,
+  };
   const branches = useBranches(params, Boolean(headOffice));
   const errors = form.formState.errors as Partial<Record<string, { message?: string }>>;
   const chosenOffice = headOffices.find((o) => o.code === headOffice);
@@ -91,7 +141,14 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
   const isEmpty = !headOffice || branches.data?.data.length === 0;
   const codeProblem = values.bankCode ? bankCodeProblem(receivingCountry, values.bankCode) : undefined;
   // An empty answer to a well-formed code: ask the other head offices whether they pay into it.
-  const askOthers = Boolean(isEmpty && chosenOffice && values.bankCode && !codeProblem && !branches.isPlaceholderData && !isPastLastPage(pagination));
+  const askOthers = Boolean(
+    isEmpty &&
+    chosenOffice &&
+    values.bankCode &&
+    !codeProblem &&
+    !branches.isPlaceholderData &&
+    !isPastLastPage(pagination),
+  );
   const payingOffices = useHeadOfficesPayingInto(
     { receivingCountry, deliveryMode, bankCode: values.bankCode },
     headOffices.filter((o) => o.code !== headOffice).map((o) => o.code),
@@ -114,7 +171,10 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
         </>
       ),
     },
-    { header: 'Routing number', cell: (branch) => <CopyableCode value={branch.routingNumber} label="routing number" /> },
+    {
+      header: 'Routing number',
+      cell: (branch) => <CopyableCode value={branch.routingNumber} label="routing number" />,
+    },
     { header: 'Branch', cell: (branch) => branch.branchName },
     { header: 'Branch location', cell: (branch) => branch.branchLocation },
     { header: 'Address', cell: (branch) => branch.address },
@@ -125,14 +185,19 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
   const empty = () => {
     if (!headOffice) return 'Choose a head office.';
     if (pagination && isPastLastPage(pagination)) return <PastLastPage pagination={pagination} onChange={update} />;
-    if (!chosenOffice) return `Head office ${headOffice} is not one of the mode-04 payout networks of ${receivingCountry}: choose one from the list.`;
+    if (!chosenOffice)
+      return `Head office ${headOffice} is not one of the mode-04 payout networks of ${receivingCountry}: choose one from the list.`;
     const office = `${chosenOffice.name} (${chosenOffice.code})`;
     if (codeProblem) return `No branches: ${codeProblem}`;
     const filters = (['bankName', 'branchLocation', 'address', 'district'] as const)
       .filter((name) => values[name])
-      .map((name) => `${LABELS[name]} "${name === 'district' || name === 'address' ? withPlaceAliases(receivingCountry, values[name]) : values[name]}"`);
+      .map(
+        (name) =>
+          `${LABELS[name]} "${name === 'district' || name === 'address' ? withPlaceAliases(receivingCountry, values[name]) : values[name]}"`,
+      );
     if (values.bankCode) {
-      if (payingOffices.isPending) return `No branch with code ${values.bankCode} under ${office}; checking the other head offices…`;
+      if (payingOffices.isPending)
+        return `No branch with code ${values.bankCode} under ${office}; checking the other head offices…`;
       const paying = headOffices.filter((o) => payingOffices.codes.includes(o.code));
       if (paying.length === 0)
         return `No branch of ${receivingCountry} with the code ${values.bankCode}${filters.length ? ` and ${filters.join(', ')}` : ''} under any head office.`;
@@ -142,7 +207,11 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
           {paying.map((o, i) => (
             <span key={o.code}>
               {i > 0 && ', '}
-              <Button size="small" onClick={() => update({ receivingAgentHeadOfficeCode: o.code })} sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline' }}>
+              <Button
+                size="small"
+                onClick={() => update({ receivingAgentHeadOfficeCode: o.code })}
+                sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline' }}
+              >
                 {o.name} ({o.code})
               </Button>
             </span>
@@ -151,7 +220,9 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
         </Alert>
       );
     }
-    return filters.length ? `No branches of ${office} match ${filters.join(', ')}.` : `${office} has no branches listed.`;
+    return filters.length
+      ? `No branches of ${office} match ${filters.join(', ')}.`
+      : `${office} has no branches listed.`;
   };
 
   return (
@@ -185,14 +256,19 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
                   {office.name} ({office.code})
                 </MenuItem>
               ))}
-              {headOffice && !headOffices.some((o) => o.code === headOffice) && <MenuItem value={headOffice}>{headOffice}</MenuItem>}
+              {headOffice && !headOffices.some((o) => o.code === headOffice) && (
+                <MenuItem value={headOffice}>{headOffice}</MenuItem>
+              )}
             </TextField>
           )}
         />
         {TEXT_FIELDS.filter((f) => f.phone || showFolded).map(({ name, label, hint }) => (
           <TextField
             key={name}
-            {...form.register(name, name === 'bankCode' ? { setValueAs: (value: string) => withoutSpaces(value ?? '') } : undefined)}
+            {...form.register(
+              name,
+              name === 'bankCode' ? { setValueAs: (value: string) => withoutSpaces(value ?? '') } : undefined,
+            )}
             size="small"
             label={label}
             error={Boolean(errors[name])}
@@ -205,12 +281,23 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
             size="small"
             label="District"
             error={Boolean(errors.district)}
-            helperText={errors.district ? `District ${errors.district.message}` : 'Bangladesh only, contains; old or new name (Chittagong or Chattogram)'}
+            helperText={
+              errors.district
+                ? `District ${errors.district.message}`
+                : 'Bangladesh only, contains; old or new name (Chittagong or Chattogram)'
+            }
           />
         )}
         {isPhone && !foldedInUse && (
-          <Button size="small" onClick={() => setMoreOpen((open) => !open)} aria-expanded={showFolded} sx={{ justifySelf: 'start' }}>
-            {showFolded ? 'Fewer filters' : `More filters (branch location, address${isBangladesh ? ', district' : ''})`}
+          <Button
+            size="small"
+            onClick={() => setMoreOpen((open) => !open)}
+            aria-expanded={showFolded}
+            sx={{ justifySelf: 'start' }}
+          >
+            {showFolded
+              ? 'Fewer filters'
+              : `More filters (branch location, address${isBangladesh ? ', district' : ''})`}
           </Button>
         )}
         {/* Enter in a field submits at once instead of waiting for the typing pause. */}
@@ -233,13 +320,27 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
               source={{
                 total: branches.data.pagination.totalItems,
                 rows: branches.data.data,
-                fetchPage: (pageNumber, pageSize) => getBranches({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }),
+                fetchPage: (pageNumber, pageSize) =>
+                  getBranches({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }),
               }}
               columns={CSV_COLUMNS}
               screen="branches"
-              filters={{ receivingCountry, receivingAgentHeadOfficeCode: headOffice, bankName: values.bankName, bankCode: values.bankCode, branchLocation: values.branchLocation, address: values.address, district: values.district }}
+              filters={{
+                receivingCountry,
+                receivingAgentHeadOfficeCode: headOffice,
+                bankName: values.bankName,
+                bankCode: values.bankCode,
+                branchLocation: values.branchLocation,
+                address: values.address,
+                district: values.district,
+              }}
             />
-            <ResultsView label="Bank branches" rows={branches.data.data} columns={columns} rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`} />
+            <ResultsView
+              label="Bank branches"
+              rows={branches.data.data}
+              columns={columns}
+              rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`}
+            />
             <ResultsPagination pagination={branches.data.pagination} onChange={(change) => update(change)} />
           </>
         )}

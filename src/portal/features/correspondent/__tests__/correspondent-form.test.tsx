@@ -18,7 +18,9 @@ it('rejects an id outside the contract pattern, upper-cases a typed one and keep
   const field = screen.getByLabelText('Agent correspondent id');
   await userEvent.type(field, 'ab12');
   await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-  expect(await screen.findByText('The id must be two upper-case letters followed by four upper-case letters or digits.')).toBeTruthy();
+  expect(
+    await screen.findByText('The id must be two upper-case letters followed by four upper-case letters or digits.'),
+  ).toBeTruthy();
   expect(readCorrespondentId()).toBeNull();
 
   await userEvent.clear(field);

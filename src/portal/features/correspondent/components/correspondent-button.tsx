@@ -13,7 +13,12 @@ export function CorrespondentButton({ correspondentId }: { correspondentId: stri
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button color="inherit" startIcon={<BadgeIcon />} onClick={() => setOpen(true)} aria-label={`Agent ${correspondentId}: change correspondent id`}>
+      <Button
+        color="inherit"
+        startIcon={<BadgeIcon />}
+        onClick={() => setOpen(true)}
+        aria-label={`Agent ${correspondentId}: change correspondent id`}
+      >
         <span style={{ fontFamily: 'monospace' }}>{correspondentId}</span>
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="correspondent-dialog-title">

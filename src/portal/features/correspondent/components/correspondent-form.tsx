@@ -29,7 +29,15 @@ async function serviceRefusal(id: string): Promise<string | undefined> {
   }
 }
 
-export function CorrespondentForm({ current, onSaved, submitLabel = 'Sign in' }: { current?: string | null; onSaved?: () => void; submitLabel?: string }) {
+export function CorrespondentForm({
+  current,
+  onSaved,
+  submitLabel = 'Sign in',
+}: {
+  current?: string | null;
+  onSaved?: () => void;
+  submitLabel?: string;
+}) {
   const { register, handleSubmit, formState, setError } = useForm<CorrespondentValues>({
     resolver: zodResolver(correspondentSchema),
     defaultValues: { 'x-fapi-financial-id': current ?? '' },
@@ -65,7 +73,14 @@ export function CorrespondentForm({ current, onSaved, submitLabel = 'Sign in' }:
               : `The id ${error.message}.`
             : 'Issued by operations: two letters, then four letters or digits (upper case is applied for you).'
         }
-        slotProps={{ htmlInput: { maxLength: 6, spellCheck: false, autoCapitalize: 'characters', style: { textTransform: 'uppercase', fontFamily: 'monospace' } } }}
+        slotProps={{
+          htmlInput: {
+            maxLength: 6,
+            spellCheck: false,
+            autoCapitalize: 'characters',
+            style: { textTransform: 'uppercase', fontFamily: 'monospace' },
+          },
+        }}
       />
       <Button type="submit" variant="contained" loading={checking}>
         {submitLabel}

@@ -14,12 +14,23 @@ export function DataStatusFooter({ enabled }: { enabled: boolean }) {
         {status.isPending && enabled && 'Loading data status…'}
         {status.error && `Data status unavailable: ${status.error.message}`}
         {status.data && (
-          <ul aria-label="Data status" style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexWrap: 'wrap', gap: '4px 16px' }}>
+          <ul
+            aria-label="Data status"
+            style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexWrap: 'wrap', gap: '4px 16px' }}
+          >
             {status.data.data.map((source) => (
               <li key={`${source.kind}:${source.file}`}>
                 {source.kind} <strong>{source.rows.toLocaleString('en')}</strong> rows · {source.file}
-                {source.sha256 && <> · <code title={source.sha256}>{source.sha256.slice(0, SHORT_HASH)}</code></>} · imported{' '}
-                <time dateTime={source.importedAt}>{new Date(source.importedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC</time>
+                {source.sha256 && (
+                  <>
+                    {' '}
+                    · <code title={source.sha256}>{source.sha256.slice(0, SHORT_HASH)}</code>
+                  </>
+                )}{' '}
+                · imported{' '}
+                <time dateTime={source.importedAt}>
+                  {new Date(source.importedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC
+                </time>
               </li>
             ))}
           </ul>

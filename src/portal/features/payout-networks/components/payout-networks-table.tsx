@@ -42,7 +42,13 @@ const COLUMNS: ResultColumn<PayoutNetwork>[] = [
 ];
 
 /** Get Anywhere Payout Network (spec §4.2): the networks of the country and mode, payout type explained. */
-export function PayoutNetworksTable({ receivingCountry, deliveryMode }: { receivingCountry: string; deliveryMode: string }) {
+export function PayoutNetworksTable({
+  receivingCountry,
+  deliveryMode,
+}: {
+  receivingCountry: string;
+  deliveryMode: string;
+}) {
   const networks = usePayoutNetworks({ receivingCountry, deliveryMode }, true);
   return (
     <Stack spacing={2}>
@@ -71,7 +77,12 @@ export function PayoutNetworksTable({ receivingCountry, deliveryMode }: { receiv
               screen="payout-networks"
               filters={{ receivingCountry, deliveryMode }}
             />
-            <ResultsView label="Payout networks" rows={networks.data.data} columns={COLUMNS} rowKey={(network) => network.receivingAgentHeadOfficeCode} />
+            <ResultsView
+              label="Payout networks"
+              rows={networks.data.data}
+              columns={COLUMNS}
+              rowKey={(network) => network.receivingAgentHeadOfficeCode}
+            />
           </>
         )}
       </QueryStatus>

@@ -9,6 +9,10 @@ export const getDeliveryModes = (signal?: AbortSignal) =>
   apiGet<DeliveryModesResponse>('/v1/types', { query: { filter: 'delivery-modes' }, signal });
 
 export const deliveryModesQueryOptions = () =>
-  queryOptions({ queryKey: ['types', 'delivery-modes'], queryFn: ({ signal }) => getDeliveryModes(signal), staleTime: Infinity });
+  queryOptions({
+    queryKey: ['types', 'delivery-modes'],
+    queryFn: ({ signal }) => getDeliveryModes(signal),
+    staleTime: Infinity,
+  });
 
 export const useDeliveryModes = (enabled = true) => useQuery({ ...deliveryModesQueryOptions(), enabled });

@@ -9,6 +9,10 @@ export const getReceivingCountries = (signal?: AbortSignal) =>
   apiGet<ReceivingCountriesResponse>('/v1/receiving-countries', { signal });
 
 export const receivingCountriesQueryOptions = () =>
-  queryOptions({ queryKey: ['receiving-countries'], queryFn: ({ signal }) => getReceivingCountries(signal), staleTime: Infinity });
+  queryOptions({
+    queryKey: ['receiving-countries'],
+    queryFn: ({ signal }) => getReceivingCountries(signal),
+    staleTime: Infinity,
+  });
 
 export const useReceivingCountries = (enabled = true) => useQuery({ ...receivingCountriesQueryOptions(), enabled });

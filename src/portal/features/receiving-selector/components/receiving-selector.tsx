@@ -11,7 +11,9 @@ import { useDeliveryModes } from '../api/get-delivery-modes';
 import { useReceivingCountries } from '../api/get-receiving-countries';
 
 // Countries are searchable by name or ISO code ("bd" finds Bangladesh, "desh" too).
-const filterCountries = createFilterOptions<ReceivingCountry>({ stringify: (country) => `${country.code} ${country.name}` });
+const filterCountries = createFilterOptions<ReceivingCountry>({
+  stringify: (country) => `${country.code} ${country.name}`,
+});
 
 /** Receiving country and delivery mode: the choice that drives every screen, kept in the URL. */
 export function ReceivingSelector() {

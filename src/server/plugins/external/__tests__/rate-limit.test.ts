@@ -21,7 +21,11 @@ describe('rate limit per correspondent', () => {
     for (let i = 0; i < 4; i++) statuses.push((await t.get(COUNTRIES)).statusCode);
     expect(statuses).toEqual([200, 200, 200, 429]);
 
-    const limited = await t.get(COUNTRIES, {}, { ...LOOKUP_HEADERS, 'x-correlation-id': '11111111-2222-3333-4444-555555555555' });
+    const limited = await t.get(
+      COUNTRIES,
+      {},
+      { ...LOOKUP_HEADERS, 'x-correlation-id': '11111111-2222-3333-4444-555555555555' },
+    );
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
@@ -82,7 +86,8 @@ describe('whose budget a request spends', () => {
     const t = await createTestApp({ rateLimit: { max: 3, timeWindowMs: 60_000, perAddressMax: 5 } });
     try {
       const statuses = [];
-      for (let i = 0; i < 8; i++) statuses.push((await from(t, '10.0.0.7', { 'x-fapi-financial-id': `AB000${i}` })).statusCode);
+      for (let i = 0; i < 8; i++)
+        statuses.push((await from(t, '10.0.0.7', { 'x-fapi-financial-id': `AB000${i}` })).statusCode);
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
       const limited = await from(t, '10.0.0.7', { 'x-fapi-financial-id': 'AB0009' });
       expect(limited.json().detail).toContain('5 lookups per client address');
@@ -107,13 +112,18 @@ describe('whose budget a request spends', () => {
   it('keys on: the budget is the authenticated key, whichever of its ids it sends and whoever claims them', async () => {
     const key = 'k-rate-0123456789abcdef0123456789abcdef';
     const apiKeys = new Map([[hashApiKey(key), new Set(['AB12CD', 'CD34EF'])]]);
-    const t = await createTestApp({ access: { apiKeys }, rateLimit: { max: 3, timeWindowMs: 60_000, perAddressMax: 1000, apiKeys } });
+    const t = await createTestApp({
+      access: { apiKeys },
+      rateLimit: { max: 3, timeWindowMs: 60_000, perAddressMax: 1000, apiKeys },
+    });
     try {
       const withKey = (id: string) => ({ 'x-fapi-financial-id': id, authorization: `Bearer ${key}` });
       // Someone without the key claims its ids: refused (401), and only their own address's budget is spent.
-      for (let i = 0; i < 5; i++) expect((await from(t, '10.0.2.2', LOOKUP_HEADERS)).statusCode).toBe(i < 3 ? 401 : 429);
+      for (let i = 0; i < 5; i++)
+        expect((await from(t, '10.0.2.2', LOOKUP_HEADERS)).statusCode).toBe(i < 3 ? 401 : 429);
       const statuses = [];
-      for (const id of ['AB12CD', 'CD34EF', 'AB12CD', 'CD34EF']) statuses.push((await from(t, '10.0.2.1', withKey(id))).statusCode);
+      for (const id of ['AB12CD', 'CD34EF', 'AB12CD', 'CD34EF'])
+        statuses.push((await from(t, '10.0.2.1', withKey(id))).statusCode);
       expect(statuses).toEqual([200, 200, 200, 429]);
     } finally {
       await t.close();

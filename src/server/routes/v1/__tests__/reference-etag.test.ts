@@ -5,8 +5,12 @@ import { createTestApp, LOOKUP_HEADERS, type TestApp } from '../../../../testing
 // and a new data set gives a new tag.
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const REFERENCE_LOOKUPS: [string, Record<string, string>][] = [
   ['/v1/receiving-countries', {}],

@@ -12,7 +12,8 @@ import { createTestPostgresDatabase, LOOKUP_HEADERS, testEngines } from '../../.
 
 // Read from the database on every request (no cache in front of it).
 const DATA_STATUS = '/v1/data-status';
-const BRANCHES = '/v1/banks/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=BRACBD&bankName=sonali';
+const BRANCHES =
+  '/v1/banks/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=BRACBD&bankName=sonali';
 
 describe.skipIf(!testEngines().includes('postgres'))('PostgreSQL faults', () => {
   let database: Awaited<ReturnType<typeof createTestPostgresDatabase>>;

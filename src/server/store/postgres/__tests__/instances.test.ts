@@ -29,7 +29,17 @@ describe.skipIf(!testEngines().includes('postgres'))('two instances on one Postg
       const redis = connectRedis(REDIS_URL);
       // Each instance builds its own search index in a worker thread, as a deployed one does. Every request
       // comes from 127.0.0.1: the per-address and global ceilings are set out of the way.
-      const app = await buildApp({ store, rateLimit: { max: LIMIT, timeWindowMs: 60_000, perAddressMax: 1_000_000, globalMax: 1_000_000, redis, keyPrefix } });
+      const app = await buildApp({
+        store,
+        rateLimit: {
+          max: LIMIT,
+          timeWindowMs: 60_000,
+          perAddressMax: 1_000_000,
+          globalMax: 1_000_000,
+          redis,
+          keyPrefix,
+        },
+      });
       await app.searchIndex.whenReady();
       urls.push(await app.listen({ host: '127.0.0.1', port: 0 }));
       stores.push(store);
@@ -99,20 +109,28 @@ describe.skipIf(!testEngines().includes('postgres'))('two instances on one Postg
     // Each instance's reference cache notices the new data version within its check interval (1 s).
     for (const instance of [0, 1]) {
       await expect
-        .poll(async () => {
-          const body = await (await get(instance, '/v1/receiving-countries', 'DV0001')).json();
-          return body.data.find((c: { code: string }) => c.code === 'MX')?.name;
-        }, { timeout: 5000, interval: 200 })
+        .poll(
+          async () => {
+            const body = await (await get(instance, '/v1/receiving-countries', 'DV0001')).json();
+            return body.data.find((c: { code: string }) => c.code === 'MX')?.name;
+          },
+          { timeout: 5000, interval: 200 },
+        )
         .toBe('Mexico (new data set)');
     }
   });
   it('keeps answering from the old data set or the new one while another instance replaces it, never a mix, then picks up the new one', async () => {
-    const path = '/v1/banks/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=BRACBD&pageSize=1';
+    const path =
+      '/v1/banks/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=BRACBD&pageSize=1';
     let request = 0;
     const totalNow = async () => {
       // A fresh correspondent id per request keeps these many lookups under the rate limit.
       const response = await get(1, path, `AT${String(request++).padStart(4, '0')}`);
-      return { status: response.status, version: response.headers.get('x-data-version'), total: (await response.json()).pagination?.totalItems as number };
+      return {
+        status: response.status,
+        version: response.headers.get('x-data-version'),
+        total: (await response.json()).pagination?.totalItems as number,
+      };
     };
     const first = await totalNow();
     const before = first.total;
@@ -123,7 +141,9 @@ describe.skipIf(!testEngines().includes('postgres'))('two instances on one Postg
     expect(after).toBeLessThan(before);
 
     let loaded = false;
-    const replacing = stores[0].replaceDataSet({ ...dataSet, branches }).finally(() => { loaded = true; });
+    const replacing = stores[0].replaceDataSet({ ...dataSet, branches }).finally(() => {
+      loaded = true;
+    });
     const seen: { status: number; version: string | null; total: number }[] = [];
     for (let i = 0; i < 2000 && !loaded; i++) {
       seen.push(await totalNow());

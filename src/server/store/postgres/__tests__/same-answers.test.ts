@@ -7,8 +7,15 @@ import { createTestApp, testEngines, type TestApp } from '../../../../testing/te
 type Query = Record<string, string>;
 const request = (path: string, query: Query = {}) => ({ path, query });
 
-const branches = (query: Query) => request('/v1/banks/branches', { receivingCountry: 'IN', deliveryMode: '04', receivingAgentHeadOfficeCode: 'ICICIN', ...query });
-const bdBranches = (query: Query) => branches({ receivingCountry: 'BD', receivingAgentHeadOfficeCode: 'BRACBD', ...query });
+const branches = (query: Query) =>
+  request('/v1/banks/branches', {
+    receivingCountry: 'IN',
+    deliveryMode: '04',
+    receivingAgentHeadOfficeCode: 'ICICIN',
+    ...query,
+  });
+const bdBranches = (query: Query) =>
+  branches({ receivingCountry: 'BD', receivingAgentHeadOfficeCode: 'BRACBD', ...query });
 const agents = (query: Query) => request('/v1/agents', query);
 
 const REQUESTS = [
@@ -20,7 +27,11 @@ const REQUESTS = [
   request('/v1/cities', { receivingCountry: 'MX', state: 'JAL' }),
   request('/v1/cities', { receivingCountry: 'BD', state: 'C' }),
   // Payout networks.
-  ...['MX', 'BD', 'IN', 'NG', 'PH', 'KE'].flatMap((country) => ['1', '3', '4', '5'].map((mode) => request('/v1/payout-networks', { receivingCountry: country, deliveryMode: mode }))),
+  ...['MX', 'BD', 'IN', 'NG', 'PH', 'KE'].flatMap((country) =>
+    ['1', '3', '4', '5'].map((mode) =>
+      request('/v1/payout-networks', { receivingCountry: country, deliveryMode: mode }),
+    ),
+  ),
   // Agent list: filters, case-sensitive search, wildcards taken literally, paging edges.
   agents({ receivingCountry: 'MX', deliveryMode: '01' }),
   agents({ receivingCountry: 'MX', deliveryMode: '01', pageNumber: '3', pageSize: '7' }),
@@ -35,7 +46,9 @@ const REQUESTS = [
   agents({ receivingCountry: 'MX', deliveryMode: '01', search: 'a' }),
   agents({ receivingCountry: 'PH', deliveryMode: '01', search: 'Lhuillier', pageSize: '25', pageNumber: '4' }),
   agents({ receivingCountry: 'GT', deliveryMode: '01', search: 'G&T' }),
-  ...['%', '_', '*', '?', '[', '%a', 'a_b', '[A-Z]', '\\'].map((search) => agents({ receivingCountry: 'MX', deliveryMode: '01', search })),
+  ...['%', '_', '*', '?', '[', '%a', 'a_b', '[A-Z]', '\\'].map((search) =>
+    agents({ receivingCountry: 'MX', deliveryMode: '01', search }),
+  ),
   // Agent list for mode 04: "[Bank Name], [Branch Name]", a comma with one side empty, no comma.
   agents({ receivingCountry: 'IN', deliveryMode: '04' }),
   agents({ receivingCountry: 'IN', deliveryMode: '04', search: 'STATE BANK OF INDIA, MUMBAI' }),
@@ -87,7 +100,10 @@ describe.skipIf(!engines.includes('postgres'))('PostgreSQL and SQLite stores giv
   let sqlite: TestApp;
   let postgres: TestApp;
   beforeAll(async () => {
-    [sqlite, postgres] = await Promise.all([createTestApp({ engine: 'sqlite' }), createTestApp({ engine: 'postgres' })]);
+    [sqlite, postgres] = await Promise.all([
+      createTestApp({ engine: 'sqlite' }),
+      createTestApp({ engine: 'postgres' }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([sqlite?.close(), postgres?.close()]);
@@ -106,17 +122,24 @@ describe.skipIf(!engines.includes('postgres'))('PostgreSQL and SQLite stores giv
   });
 
   it('serves data status of the same files', async () => {
-    const strip = (body: { data: { importedAt: string }[] }) => body.data.map(({ importedAt: _importedAt, ...source }) => source);
-    const [fromSqlite, fromPostgres] = await Promise.all([sqlite.get('/v1/data-status'), postgres.get('/v1/data-status')]);
+    const strip = (body: { data: { importedAt: string }[] }) =>
+      body.data.map(({ importedAt: _importedAt, ...source }) => source);
+    const [fromSqlite, fromPostgres] = await Promise.all([
+      sqlite.get('/v1/data-status'),
+      postgres.get('/v1/data-status'),
+    ]);
     expect(strip(fromPostgres.json())).toEqual(strip(fromSqlite.json()));
   });
 
   it('matches wildcards literally and searches agents case-sensitively', async () => {
-    const total = async (r: { path: string; query: Query }) => (await postgres.get(r.path, r.query)).json().pagination.totalItems;
+    const total = async (r: { path: string; query: Query }) =>
+      (await postgres.get(r.path, r.query)).json().pagination.totalItems;
     // Present literally in the data: exactly those rows, not every row.
     expect(await total(branches({ branchLocation: 'L._K' }))).toBe(1);
     // One branch, listed under both mode-04 head offices paying into ALLAHABAD BANK (ICICIN, FDRLIN).
-    expect(await total(agents({ receivingCountry: 'IN', deliveryMode: '04', search: 'ALLAHABAD BANK, MANKA[PUR' }))).toBe(2);
+    expect(
+      await total(agents({ receivingCountry: 'IN', deliveryMode: '04', search: 'ALLAHABAD BANK, MANKA[PUR' })),
+    ).toBe(2);
     // Absent literally: nothing, where an unescaped LIKE would have matched everything.
     expect(await total(branches({ branchLocation: '%' }))).toBe(0);
     expect(await total(agents({ receivingCountry: 'MX', deliveryMode: '01', search: '%' }))).toBe(0);
@@ -125,9 +148,15 @@ describe.skipIf(!engines.includes('postgres'))('PostgreSQL and SQLite stores giv
   });
 
   it('gives a data set back as it was loaded', async () => {
-    const [fromSqlite, fromPostgres] = await Promise.all([sqlite.store.readDataSet().then((r) => r.dataSet), postgres.store.readDataSet().then((r) => r.dataSet)]);
+    const [fromSqlite, fromPostgres] = await Promise.all([
+      sqlite.store.readDataSet().then((r) => r.dataSet),
+      postgres.store.readDataSet().then((r) => r.dataSet),
+    ]);
     // Each store stamps the time it was loaded; everything else must be the same.
-    const withoutImportTimes = (dataSet: typeof fromSqlite) => ({ ...dataSet, sources: dataSet.sources.map(({ importedAt: _importedAt, ...source }) => source) });
+    const withoutImportTimes = (dataSet: typeof fromSqlite) => ({
+      ...dataSet,
+      sources: dataSet.sources.map(({ importedAt: _importedAt, ...source }) => source),
+    });
     expect(withoutImportTimes(fromPostgres)).toEqual(withoutImportTimes(fromSqlite));
     expect(fromPostgres.sources.every((s) => typeof s.importedAt === 'string')).toBe(true);
   });
