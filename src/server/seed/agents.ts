@@ -143,7 +143,8 @@ function phoneNumber(faker: Faker, country: string, city: string, state: { code:
       const number = tryNumber(prefix, lengthOf(prefix));
       if (number) return number;
     }
-    // Many prefixes are valid at one length only: then every prefix at every length, with enough digits tried that one fits (1 in 70 for some).
+    // Many prefixes are valid at one length only: then every prefix at every length, with enough digits tried
+    // that one fits (1 in 70 for some).
     for (const prefix of prefixes) {
       for (let length = Math.max(prefix.length + 1, 7); length <= 11; length++) {
         for (let attempt = 0; attempt < 30; attempt++) {
