@@ -15,5 +15,8 @@ export function startWorker(
 ): Worker {
   if (existsSync(fileURLToPath(module))) return new Worker(module, { workerData, ...options });
   const source = new URL(module.href.replace(/\.js$/, '.ts'));
-  return new Worker(new URL('./tsx-worker.mjs', import.meta.url), { workerData, argv: [source.href], ...options });
+  // Named first, not written inside `new Worker(…)`: Vite (the portal's tests import the server) rewrites that
+  // pattern as a browser worker.
+  const bootstrap = new URL('./tsx-worker.mjs', import.meta.url);
+  return new Worker(bootstrap, { ...options, workerData, argv: [source.href] });
 }
