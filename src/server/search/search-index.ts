@@ -423,6 +423,34 @@ export class SearchIndex {
       routingNumber: branch.routingNumber,
     };
   }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Extensions beyond the spec (issue #15): the code lookup (codes.ts) and browsing with facets (browse.ts)
+  // read the same columns, so both stores answer them alike and from the same data version.
+
+  /** What the extension lookups read: the columns, string tables and the row records of the searches. */
+  get extensionView(): IndexView {
+    return {
+      data: this.data,
+      tables: this.tables,
+      stateName: (country, code) => this.stateNames.get(`${country}\u0000${code}`) ?? null,
+      branchRecord: (row, headOffice) => this.branchRecord(row, headOffice),
+      agentRecord: (row) => this.agentRecord(row),
+      matchingPlaces: (column, country, term) =>
+        this.matchingAny(this.text[column], placeNameVariants(country, term).map((t) => t.toLowerCase())),
+    };
+  }
+}
+
+/** See SearchIndex.extensionView. */
+export interface IndexView {
+  data: SearchIndexData;
+  tables: Record<keyof SearchIndexData['tables'], StringTable>;
+  stateName(country: string, code: string): string | null;
+  branchRecord(row: number, headOffice: string): BankBranch;
+  agentRecord(row: number): Agent;
+  /** Ids of the lower-cased texts of the column holding the term under any of its place names (as the branch filters). */
+  matchingPlaces(column: 'addr1Lower' | 'addr2Lower' | 'districtLower', country: string, term: string): Int32Array;
 }
 
 interface RowTest {
