@@ -163,7 +163,7 @@ describe.each(testEngines())('code lookup and browsing on the %s store', (engine
 
   describe('GET /v1/banks/browse', () => {
     it("counts each bank as the branch finder's totalItems for that bank code (and the same text filter)", async () => {
-      for (const query of [
+      for (const query of <Record<string, string>[]>[
         { receivingCountry: 'BD', receivingAgentHeadOfficeCode: 'SONLBD' },
         { receivingCountry: 'BD', receivingAgentHeadOfficeCode: 'BRACBD', district: 'chittagong' },
         { receivingCountry: 'IN', receivingAgentHeadOfficeCode: 'FDRLIN', branchLocation: 'road' },
