@@ -41,14 +41,18 @@ export function browseBranches(view: IndexView, search: BrowseSearch): BrowseRes
     for (const id of view.matchingPlaces(name, search.receivingCountry, term)) ok[id] = 1;
     texts.push({ column: data.branches[name], ok });
   }
+  // bankCode as the branch finder reads it: the bank's code, or a routing number (rows from the hash table).
   const code = search.bankCode;
+  const codeBanks = data.banks.map((bank) => code === undefined || bank.code === code);
+  const routed = new Set(code === undefined ? [] : view.routedRows(code));
   const stateId = search.state === undefined ? -1 : idOf(tables.state, search.state);
   const city = search.city?.toLowerCase();
 
+  // Counts in typed arrays by id (banks, states); places by key: city id, or -2 - district id where the row
+  // has no city (Bangladesh: the district is the second level).
   const columns = data.branches;
-  const bankCounts = new Map<string, number>();
-  const stateCounts = new Map<number, number>();
-  /** Places by key: city id, or -2 - district id where the row has no city. */
+  const bankCounts = new Int32Array(data.banks.length);
+  const stateCounts = new Int32Array(tables.state.size);
   const cityCounts = new Map<number, number>();
   const cityMatches = new Map<number, boolean>();
   const offset = (search.pageNumber - 1) * search.pageSize;
@@ -60,11 +64,10 @@ export function browseBranches(view: IndexView, search: BrowseSearch): BrowseRes
       const b = columns.bank[row];
       if (!inScope[b]) continue;
       for (const text of texts) if (text.ok[text.column[row]] !== 1) continue rows;
-      const bank = data.banks[b];
-      bankCounts.set(bank.code, (bankCounts.get(bank.code) ?? 0) + 1);
-      if (code !== undefined && bank.code !== code && tables.routing.get(row) !== code) continue;
+      bankCounts[b]++;
+      if (!codeBanks[b] && !routed.has(row)) continue;
       const state = columns.state[row];
-      if (state >= 0) stateCounts.set(state, (stateCounts.get(state) ?? 0) + 1);
+      if (state >= 0) stateCounts[state]++;
       if (search.state !== undefined && state !== stateId) continue;
       const place = columns.city[row] >= 0 ? columns.city[row] : columns.district[row] >= 0 ? -2 - columns.district[row] : -1;
       if (search.state !== undefined && place !== -1) cityCounts.set(place, (cityCounts.get(place) ?? 0) + 1);
@@ -79,15 +82,22 @@ export function browseBranches(view: IndexView, search: BrowseSearch): BrowseRes
     }
   }
 
-  const banks: BankFacet[] = [...bankCounts].map(([bankCode, count]) => ({
-    bankCode,
-    bankName: data.banks.find((b) => b.country === search.receivingCountry && b.code === bankCode)!.name,
-    count,
-  }));
+  // A bank code with more than one name in the country (renamed banks) is one facet, under its first name.
+  const byCode = new Map<string, BankFacet>();
+  bankCounts.forEach((count, b) => {
+    if (count === 0) return;
+    const bank = data.banks[b];
+    const facet = byCode.get(bank.code);
+    if (facet) facet.count += count;
+    else byCode.set(bank.code, { bankCode: bank.code, bankName: bank.name, count });
+  });
+  const banks = [...byCode.values()];
   banks.sort((x, y) => byName({ name: x.bankName }, { name: y.bankName }) || byName({ name: x.bankCode }, { name: y.bankCode }));
-  const states: StateFacet[] = [...stateCounts].map(([id, count]) => {
+  const states: StateFacet[] = [];
+  stateCounts.forEach((count, id) => {
+    if (count === 0) return;
     const stateCode = tables.state.get(id);
-    return { code: stateCode, name: view.stateName(search.receivingCountry, stateCode) ?? stateCode, count };
+    states.push({ code: stateCode, name: view.stateName(search.receivingCountry, stateCode) ?? stateCode, count });
   });
   states.sort(byName);
   const cities: CityFacet[] = [...cityCounts].map(([place, count]) => ({ name: placeName(view, place), count }));

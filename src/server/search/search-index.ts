@@ -436,6 +436,7 @@ export class SearchIndex {
       stateName: (country, code) => this.stateNames.get(`${country}\u0000${code}`) ?? null,
       branchRecord: (row, headOffice) => this.branchRecord(row, headOffice),
       agentRecord: (row) => this.agentRecord(row),
+      routedRows: (code) => this.rowsWithCode('routing', code),
       matchingPlaces: (column, country, term) =>
         this.matchingAny(this.text[column], placeNameVariants(country, term).map((t) => t.toLowerCase())),
     };
@@ -449,6 +450,8 @@ export interface IndexView {
   stateName(country: string, code: string): string | null;
   branchRecord(row: number, headOffice: string): BankBranch;
   agentRecord(row: number): Agent;
+  /** Branch rows whose routing number is the code (the hash table). */
+  routedRows(code: string): number[];
   /** Ids of the lower-cased texts of the column holding the term under any of its place names (as the branch filters). */
   matchingPlaces(column: 'addr1Lower' | 'addr2Lower' | 'districtLower', country: string, term: string): Int32Array;
 }
