@@ -29,6 +29,8 @@ export function BrowseFacets({ receivingCountry, facets, choice, onChoose, disab
   const states = facets?.states ?? [];
   const cities = facets?.cities ?? [];
   const count = (n: number) => ` — ${n.toLocaleString('en')}`;
+  // A list not open yet says why in its helper text, which must stay readable (WCAG contrast) though the list is disabled.
+  const helper = { formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } } };
   return (
     <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} role="group" aria-label="Browse by bank, state and city" data-testid="browse-facets">
       <TextField
@@ -39,6 +41,7 @@ export function BrowseFacets({ receivingCountry, facets, choice, onChoose, disab
         onChange={(event) => onChoose({ bankCode: event.target.value, state: '', city: '' })}
         disabled={disabled || banks.length === 0}
         sx={{ minWidth: 260, flex: 1 }}
+        slotProps={helper}
         helperText={bankListed || !choice.bankCode ? `${banks.length} banks` : `Code ${choice.bankCode} typed above`}
       >
         <MenuItem value={ALL}>All banks</MenuItem>
@@ -56,6 +59,7 @@ export function BrowseFacets({ receivingCountry, facets, choice, onChoose, disab
         onChange={(event) => onChoose({ state: event.target.value, city: '' })}
         disabled={disabled || !choice.bankCode || (states.length === 0 && !choice.state)}
         sx={{ minWidth: 200, flex: 1 }}
+        slotProps={helper}
         helperText={choice.bankCode ? `${states.length} with branches` : 'Choose a bank first'}
       >
         <MenuItem value={ALL}>{isBangladesh ? 'All divisions' : 'All states'}</MenuItem>
@@ -75,6 +79,7 @@ export function BrowseFacets({ receivingCountry, facets, choice, onChoose, disab
         onChange={(event) => onChoose({ city: event.target.value })}
         disabled={disabled || !choice.state || (cities.length === 0 && !choice.city)}
         sx={{ minWidth: 200, flex: 1 }}
+        slotProps={helper}
         helperText={choice.state ? `${cities.length} with branches` : `Choose a ${isBangladesh ? 'division' : 'state'} first`}
       >
         <MenuItem value={ALL}>{isBangladesh ? 'All districts' : 'All cities'}</MenuItem>

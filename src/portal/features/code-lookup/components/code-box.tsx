@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -66,7 +66,16 @@ export function CodeBox() {
         error={Boolean(error)}
         helperText={error ? `Code ${error}` : undefined}
         slotProps={{
-          htmlInput: { 'aria-keyshortcuts': '/', spellCheck: false },
+          htmlInput: {
+            'aria-keyshortcuts': '/',
+            spellCheck: false,
+            // "/" is never part of a code: in the box it selects what is there, ready for the next code.
+            onKeyDown: (event: ReactKeyboardEvent<HTMLInputElement>) => {
+              if (event.key !== '/') return;
+              event.preventDefault();
+              event.currentTarget.select();
+            },
+          },
           input: {
             endAdornment: (
               <InputAdornment position="end">
