@@ -120,7 +120,7 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
 
   // On a phone the less used fields fold away, so the results start near the top; any of them in use stays open.
   const [moreOpen, setMoreOpen] = useState(false);
-  const foldedInUse = Boolean(values.branchLocation || values.address || values.district);
+  const foldedInUse = Boolean(values.branchLocation || values.address || values.district || values.state || values.city);
   const showFolded = !isPhone || moreOpen || foldedInUse;
 
   const columns: ResultColumn<BankBranch>[] = [
@@ -230,13 +230,14 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
         )}
         {isPhone && !foldedInUse && (
           <Button size="small" onClick={() => setMoreOpen((open) => !open)} aria-expanded={showFolded} sx={{ justifySelf: 'start' }}>
-            {showFolded ? 'Fewer filters' : `More filters (branch location, address${isBangladesh ? ', district' : ''})`}
+            {showFolded ? 'Fewer filters' : `More filters (branch location, address${isBangladesh ? ', district' : ''}; browse by bank)`}
           </Button>
         )}
         {/* Enter in a field submits at once instead of waiting for the typing pause. */}
         <button type="submit" hidden />
       </Box>
-      {headOffice && chosenOffice && (
+      {/* On a phone the browse lists fold with the less used filters, so the results start near the top. */}
+      {headOffice && chosenOffice && showFolded && (
         <BrowseFacets
           receivingCountry={receivingCountry}
           facets={browse.data?.facets}
