@@ -51,7 +51,9 @@ export function findCode(index: SearchIndex, code: string, formats: CodeFormat[]
       const ids = new Set(banks.map((b) => b.id));
       let branchCount = 0;
       for (const group of new Set(banks.map((b) => view.data.bankGroups[b.group]))) {
-        for (let row = group.start; row < group.end; row++) if (ids.has(view.data.branches.bank[row])) branchCount++;
+        // A bank name group of this bank alone is counted by its size; a shared one row by row.
+        if (group.banks.every((b) => ids.has(b))) branchCount += group.end - group.start;
+        else for (let row = group.start; row < group.end; row++) if (ids.has(view.data.branches.bank[row])) branchCount++;
       }
       matches.push({
         ...none,
