@@ -7,6 +7,8 @@ import { BodyPool } from '../body-pool';
 // Search answers are written into pooled buffers, each used again once its response has closed
 // (search/body-pool.ts). Over real HTTP, many different answers at once, big and small, with clients that
 // hang up half-way: every answer read in full is exactly its own search's answer, never bytes of another.
+// (On loopback the kernel takes a whole answer at once, so even a pool that took buffers back too early passes
+// here; that a buffer comes back only on 'close' rests on Node's documented meaning of that event.)
 
 let t: TestApp;
 let base = '';
