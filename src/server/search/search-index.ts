@@ -95,13 +95,14 @@ export class SearchIndex {
   }
 
   /** The same answer as `branches`, as the JSON text of the page (UTF-8), written from the rows' documents. */
-  branchesJson(search: BranchSearch): Buffer {
+  branchesJson(search: BranchSearch, allocate?: (length: number) => Buffer): Buffer {
     const office = search.receivingAgentHeadOfficeCode;
     // Only a code of the placeholder's shape can be written over it (the API accepts no other).
     if (!HEAD_OFFICE_CODE.test(office)) return Buffer.from(JSON.stringify(this.branches(search)));
     const { total, rows } = this.branchMatches(search);
     const patch = { at: HEAD_OFFICE_AT, bytes: Buffer.from(office, 'latin1') };
-    return pageBody(this.documents.branches, this.sources.branches, rows, patch, pageOf([], total, search.pageNumber, search.pageSize).pagination);
+    const { pagination } = pageOf([], total, search.pageNumber, search.pageSize);
+    return pageBody(this.documents.branches, this.sources.branches, rows, patch, pagination, allocate);
   }
 
   /** The matching rows: how many, and those of the asked page. */
@@ -310,10 +311,11 @@ export class SearchIndex {
    * The same answer as `agents`, as the JSON text of the page, written from the rows' documents; delivery mode
    * 04 (answered from bank branches, each record made for its head office) returns null: use `agents`.
    */
-  agentsJson(search: AgentSearch): Buffer | null {
+  agentsJson(search: AgentSearch, allocate?: (length: number) => Buffer): Buffer | null {
     if (search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK) return null;
     const { total, rows } = this.agentRows(search, (search.pageNumber - 1) * search.pageSize);
-    return pageBody(this.documents.agents, this.sources.agents, rows, null, pageOf([], total, search.pageNumber, search.pageSize).pagination);
+    const { pagination } = pageOf([], total, search.pageNumber, search.pageSize);
+    return pageBody(this.documents.agents, this.sources.agents, rows, null, pagination, allocate);
   }
 
   /**
