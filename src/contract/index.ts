@@ -5,4 +5,5 @@ export * from './operations';
 export * from './csv-cell';
 export * from './place-aliases';
 export * from './bank-codes';
+export * from './codes';
 export * from './delivery-modes';

@@ -5,6 +5,11 @@ import {
   agentsResponse,
   branchesQuery,
   branchesResponse,
+  browseQuery,
+  browseResponse,
+  codeLookupResponse,
+  codePathParams,
+  codeQuery,
   citiesQuery,
   citiesResponse,
   dataStatusResponse,
@@ -35,13 +40,17 @@ const problemResponse = (description: string) => ({
   content: { 'application/problem+json': { schema: problem } },
 });
 
-function lookup({ summary, description, query, response, tag }: LookupOperation): { get: ZodOpenApiOperationObject } {
+function lookup({ summary, description, query, path, response, tag }: LookupOperation): { get: ZodOpenApiOperationObject } {
   return {
     get: {
       summary,
       description,
       tags: [tag],
-      requestParams: { header: lookupHeaders, ...(query ? { query: query as never } : {}) },
+      requestParams: {
+        header: lookupHeaders,
+        ...(query ? { query: query as never } : {}),
+        ...(path ? { path: path as never } : {}),
+      },
       responses: {
         200: { description: 'Success', headers: echoedHeaders, content: { 'application/json': { schema: response } } },
         400: problemResponse('Bad Request: every invalid parameter and header is named in `errors`.'),
@@ -60,8 +69,10 @@ export interface LookupOperation {
   summary: string;
   description: string;
   query?: z.ZodObject;
+  /** Parameters in the path (`{code}`), for the operations that take one. */
+  path?: z.ZodObject;
   response: z.ZodType;
-  tag: 'Lookups' | 'Reference';
+  tag: 'Lookups' | 'Reference' | 'Extensions';
 }
 
 /**
@@ -125,6 +136,23 @@ export const LOOKUP_OPERATIONS = {
     response: citiesResponse,
     tag: 'Reference',
   },
+  '/v1/codes/{code}': {
+    summary: 'Find by code (extension)',
+    description:
+      "Any code a customer brings: an IFSC (any case, spaces allowed), a Bangladesh routing number, a bank code (India, Bangladesh, Nigeria) or an agent code. Answers every match (a code may be of two kinds), each branch or bank with the delivery-mode-04 head offices that pay into its bank; no match is 200 with an empty list and the formats the code was tried as. A well-formed IFSC the data set does not hold is checked against Razorpay's IFSC list (`issuedIfsc`).",
+    query: codeQuery,
+    path: codePathParams,
+    response: codeLookupResponse,
+    tag: 'Extensions',
+  },
+  '/v1/banks/browse': {
+    summary: 'Browse bank branches (extension)',
+    description:
+      "The branch finder's parameters plus `state` and `city`: the page of branches, and the facets to narrow it — the head office's banks, the states of the chosen bank, the cities (Bangladesh: districts) of the chosen state — each with its branch count, which is the `totalItems` of the narrower answer.",
+    query: browseQuery,
+    response: browseResponse,
+    tag: 'Extensions',
+  },
 } as const satisfies Record<string, LookupOperation>;
 
 export function buildOpenApiDocument() {
@@ -137,7 +165,15 @@ export function buildOpenApiDocument() {
         'Lookups a sending agent uses to find where a beneficiary can be paid: agents, anywhere payout networks and bank branches, with the reference lists they point to. Every operation takes the `x-fapi-financial-id` header.',
     },
     servers: [{ url: '/' }],
-    tags: [{ name: 'Lookups' }, { name: 'Reference' }],
+    tags: [
+      { name: 'Lookups' },
+      { name: 'Reference' },
+      {
+        name: 'Extensions',
+        description:
+          "Beyond the spec (issue #15; docs/api-extensions.md): find a record from any code, browse bank → state → city. The spec's operations are unchanged.",
+      },
+    ],
     paths: Object.fromEntries(
       Object.entries(LOOKUP_OPERATIONS).map(([path, operation]) => [path, lookup(operation as LookupOperation)]),
     ),

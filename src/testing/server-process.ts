@@ -13,6 +13,8 @@ export interface ServerProcess {
   /** http://127.0.0.1:<port>, once listening. */
   url: string;
   output(): string;
+  /** The whole output file (the server writes its log there). */
+  logFile: string;
   /** Resolves with the exit code (or the signal's name) once the process has ended. */
   exited: Promise<number | string>;
   dataDir: string;
@@ -32,23 +34,16 @@ export async function startServer(
   env: Record<string, string>,
   dataDir = seededDataDir(),
   timeoutMs = 60_000,
+  /** Node's own options for the server process (e.g. --trace-gc, which NODE_OPTIONS does not take). */
+  nodeOptions: string[] = [],
 ): Promise<ServerProcess> {
   // Output goes to a file, as a deployed server's would: the test process then never throttles the server
   // by reading its log (a soak writes one audit line per request).
   const logFile = join(dataDir, 'server.log');
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'src/server/main.ts'], {
     cwd: process.cwd(),
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_MAX: '0',
-      PORTAL_DIR: join(dataDir, 'no-portal'),
-      ...env,
-    },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '0', PORTAL_DIR: join(dataDir, 'no-portal'), ...env },
     stdio: ['ignore', log, log],
   });
   closeSync(log);
@@ -60,9 +55,7 @@ export async function startServer(
       return '';
     }
   };
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
-  );
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   // Never leave a server behind when the test process ends early (timeout, interrupt).
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
@@ -79,10 +72,7 @@ export async function startServer(
   if (!url) await exited;
   // Lookups are answered once the search index is built (/readyz 200); a test of start-up itself sees both.
   for (const started = Date.now(); url && !ended; await new Promise((resolve) => setTimeout(resolve, 50))) {
-    const ready = await fetch(`${url}/readyz`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
+    const ready = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
     if (ready) break;
     if (Date.now() - started > timeoutMs) throw new Error(`server was not ready within ${timeoutMs} ms:\n${text()}`);
   }
@@ -90,6 +80,7 @@ export async function startServer(
     child,
     url,
     output: text,
+    logFile,
     exited,
     dataDir,
     async stop() {

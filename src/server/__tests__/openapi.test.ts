@@ -42,6 +42,15 @@ describe('GET /v1/openapi.json', () => {
     expect(operation.responses['400'].content['application/problem+json']).toBeDefined();
   });
 
+  it('tags the extensions beyond the spec, and takes the code in the path', () => {
+    const tagged = Object.entries(document.paths as Record<string, { get: { tags: string[] } }>)
+      .filter(([, item]) => item.get.tags.includes('Extensions'))
+      .map(([path]) => path);
+    expect(tagged.sort()).toEqual(['/v1/banks/browse', '/v1/codes/{code}']);
+    const code = document.paths['/v1/codes/{code}'].get.parameters.find((p: { name: string }) => p.name === 'code');
+    expect(code).toMatchObject({ in: 'path', required: true, schema: { maxLength: 40 } });
+  });
+
   it('describes integer parameters as int32 with their limits', () => {
     const parameters = document.paths['/v1/agents'].get.parameters as {
       name: string;
@@ -61,7 +70,9 @@ describe('GET /v1/openapi.json', () => {
 
   it('every path the app routes under /v1 is in the document', () => {
     const routed = t.app.printRoutes({ commonPrefix: false });
-    for (const path of Object.keys(document.paths)) expect(routed).toContain(path.replace('/v1/', ''));
+    for (const path of Object.keys(document.paths)) {
+      expect(routed).toContain(path.replace('/v1/', '').replace(/\{(\w+)\}/, ':$1'));
+    }
   });
 
   it('serves a browsable API reference', async () => {

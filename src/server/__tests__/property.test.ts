@@ -32,12 +32,15 @@ const VALID: Record<keyof typeof LOOKUP_OPERATIONS, Record<string, string>> = {
   '/v1/states': { receivingCountry: 'IN' },
   '/v1/cities': { receivingCountry: 'IN', state: 'MH' },
   '/v1/data-status': {},
+  '/v1/codes/{code}': {},
+  '/v1/banks/browse': { receivingCountry: 'BD', deliveryMode: '04', receivingAgentHeadOfficeCode: 'BRACBD' },
 };
 
 // The operations of the API reference (LOOKUP_OPERATIONS), and the two operations endpoints outside it.
 const ENDPOINTS: Endpoint[] = [
   ...Object.entries(LOOKUP_OPERATIONS).map(([path, operation]) => ({
-    path,
+    // A path parameter gets a real code: the generated variations are of the query.
+    path: path.replace('{code}', 'ABHY0065002'),
     parameters: 'query' in operation ? Object.keys(operation.query.shape) : [],
     response: operation.response as z.ZodType,
     valid: VALID[path as keyof typeof LOOKUP_OPERATIONS],

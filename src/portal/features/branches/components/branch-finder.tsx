@@ -7,13 +7,7 @@ import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import {
-  DISTRICT_COUNTRY,
-  bankCodeProblem,
-  branchesQuery,
-  withPlaceAliases,
-  type BankBranch,
-} from '../../../../contract';
+import { DISTRICT_COUNTRY, bankCodeProblem, branchesQuery, withPlaceAliases, type BankBranch } from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
 import { ResultsHeader } from '../../../components/ui/results-header';
@@ -23,34 +17,20 @@ import { ResultsView, useIsPhone, type ResultColumn } from '../../../components/
 import { presentValues, useOtherParams, useScreenParams } from '../../../lib/url-state';
 import { useUrlForm } from '../../../lib/use-url-form';
 import { branchesQueryOptions, getBranches, useBranches, useHeadOfficesPayingInto } from '../api/get-branches';
+import { getBrowse, useBrowse } from '../api/get-browse';
+import { BrowseFacets } from './browse-facets';
 
 export interface HeadOffice {
   code: string;
   name: string;
 }
 
-const FILTERS = [
-  'receivingAgentHeadOfficeCode',
-  'bankName',
-  'bankCode',
-  'branchLocation',
-  'address',
-  'district',
-  'pageNumber',
-  'pageSize',
-] as const;
-const FIELDS = {
-  receivingAgentHeadOfficeCode: true,
-  bankName: true,
-  bankCode: true,
-  branchLocation: true,
-  address: true,
-} as const;
+// state and city are the browse facets' (GET /v1/banks/browse, an extension); the spec's operation never gets them.
+const FILTERS = ['receivingAgentHeadOfficeCode', 'bankName', 'bankCode', 'branchLocation', 'address', 'district', 'state', 'city', 'pageNumber', 'pageSize'] as const;
+const FIELDS = { receivingAgentHeadOfficeCode: true, bankName: true, bankCode: true, branchLocation: true, address: true } as const;
 // District is a filter of Bangladesh only (spec §4.3); elsewhere the field does not exist.
 const schemaFor = (receivingCountry: string) =>
-  receivingCountry === DISTRICT_COUNTRY
-    ? branchesQuery.pick({ ...FIELDS, district: true })
-    : branchesQuery.pick(FIELDS);
+  receivingCountry === DISTRICT_COUNTRY ? branchesQuery.pick({ ...FIELDS, district: true }) : branchesQuery.pick(FIELDS);
 
 const TEXT_FIELDS = [
   { name: 'bankName', label: 'Bank name', hint: 'Contains, any case', phone: true },
@@ -58,6 +38,12 @@ const TEXT_FIELDS = [
   { name: 'branchLocation', label: 'Branch location', hint: 'Address line 1, contains', phone: false },
   { name: 'address', label: 'Address', hint: 'Address line 2, contains', phone: false },
 ] as const;
+
+/** The finder's values without the browse facets' state and city. */
+function withoutBrowsing<T extends { state?: string; city?: string }>(values: T): Omit<T, 'state' | 'city'> {
+  const { state: _state, city: _city, ...rest } = values;
+  return rest;
+}
 
 // Codes are pasted from cheques and spreadsheets with spaces or tabs around (or inside) them; a code never holds one.
 const withoutSpaces = (value: string) => value.replace(/\s+/g, '');
@@ -74,23 +60,10 @@ const CSV_COLUMNS: CsvColumn<BankBranch>[] = [
   { header: 'Head office code', value: (b) => b.receivingAgentHeadOfficeCode, code: true },
 ];
 
-const LABELS: Record<string, string> = {
-  bankName: 'bank name',
-  branchLocation: 'branch location',
-  address: 'address',
-  district: 'district',
-};
+const LABELS: Record<string, string> = { bankName: 'bank name', branchLocation: 'branch location', address: 'address', district: 'district' };
 
 /** Get Bank Branches (spec §4.3) for delivery mode 04: head office, bank and address filters, paged. */
-export function BranchFinder({
-  receivingCountry,
-  deliveryMode,
-  headOffices,
-}: {
-  receivingCountry: string;
-  deliveryMode: string;
-  headOffices: HeadOffice[];
-}) {
+export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { receivingCountry: string; deliveryMode: string; headOffices: HeadOffice[] }) {
   const { values, update } = useScreenParams(FILTERS);
   const queryClient = useQueryClient();
   const others = useOtherParams(FILTERS);
@@ -107,18 +80,13 @@ export function BranchFinder({
       ...(isBangladesh ? { district: values.district } : {}),
     },
     onCommit: (filters) => {
+      // Another head office or bank code starts the browsing (state, city) afresh: they belonged to the old bank.
+      const rebrowse = filters.receivingAgentHeadOfficeCode !== values.receivingAgentHeadOfficeCode || filters.bankCode !== values.bankCode;
+      const browsing = rebrowse ? { state: '', city: '' } : { state: values.state, city: values.city };
       // The request leaves now, not after the screen has rendered the new URL (~200 ms later on a busy PC).
-      const next = {
-        ...others,
-        receivingCountry,
-        deliveryMode,
-        ...presentValues({ ...values, ...filters, pageNumber: '' }),
-      };
-      if (next.receivingAgentHeadOfficeCode)
-        void queryClient.prefetchQuery(
-          branchesQueryOptions({ ...next, receivingAgentHeadOfficeCode: next.receivingAgentHeadOfficeCode }),
-        );
-      update(filters, { flushSync: true });
+      const next = { ...others, receivingCountry, deliveryMode, ...presentValues({ ...values, ...filters, ...browsing, pageNumber: '' }) };
+      if (next.receivingAgentHeadOfficeCode && !next.state && !next.city) void queryClient.prefetchQuery(branchesQueryOptions({ ...withoutBrowsing(next), receivingAgentHeadOfficeCode: next.receivingAgentHeadOfficeCode }));
+      update({ ...filters, ...(rebrowse ? browsing : {}) }, { flushSync: true });
     },
   });
   const headOffice = values.receivingAgentHeadOfficeCode;
@@ -127,28 +95,23 @@ export function BranchFinder({
     if (!headOffice && headOffices[0]) update({ receivingAgentHeadOfficeCode: headOffices[0].code }, { replace: true });
   }, [headOffice, headOffices, update]);
 
-  const params = {
-    ...others,
-    receivingCountry,
-    deliveryMode,
-    ...presentValues(values),
-    receivingAgentHeadOfficeCode: headOffice,
-  };
-  const branches = useBranches(params, Boolean(headOffice));
+  const params = { ...others, receivingCountry, deliveryMode, ...presentValues(withoutBrowsing(values)), receivingAgentHeadOfficeCode: headOffice };
+  // Browsing to a state or city: the table is the browse answer's page; otherwise the spec's Get Bank Branches,
+  // with the facets asked for alongside (one row of page, only their counts are used).
+  const narrowed = Boolean(values.state || values.city);
+  const browseParams = narrowed
+    ? { ...params, ...presentValues({ state: values.state, city: values.city }) }
+    : { ...params, pageNumber: undefined, pageSize: '1' };
+  const browse = useBrowse(browseParams, Boolean(headOffice), narrowed);
+  const table = useBranches(params, Boolean(headOffice) && !narrowed);
+  const branches = narrowed ? browse : table;
   const errors = form.formState.errors as Partial<Record<string, { message?: string }>>;
   const chosenOffice = headOffices.find((o) => o.code === headOffice);
   const pagination = branches.data?.pagination;
   const isEmpty = !headOffice || branches.data?.data.length === 0;
   const codeProblem = values.bankCode ? bankCodeProblem(receivingCountry, values.bankCode) : undefined;
   // An empty answer to a well-formed code: ask the other head offices whether they pay into it.
-  const askOthers = Boolean(
-    isEmpty &&
-    chosenOffice &&
-    values.bankCode &&
-    !codeProblem &&
-    !branches.isPlaceholderData &&
-    !isPastLastPage(pagination),
-  );
+  const askOthers = Boolean(isEmpty && chosenOffice && values.bankCode && !codeProblem && !branches.isPlaceholderData && !isPastLastPage(pagination));
   const payingOffices = useHeadOfficesPayingInto(
     { receivingCountry, deliveryMode, bankCode: values.bankCode },
     headOffices.filter((o) => o.code !== headOffice).map((o) => o.code),
@@ -157,7 +120,7 @@ export function BranchFinder({
 
   // On a phone the less used fields fold away, so the results start near the top; any of them in use stays open.
   const [moreOpen, setMoreOpen] = useState(false);
-  const foldedInUse = Boolean(values.branchLocation || values.address || values.district);
+  const foldedInUse = Boolean(values.branchLocation || values.address || values.district || values.state || values.city);
   const showFolded = !isPhone || moreOpen || foldedInUse;
 
   const columns: ResultColumn<BankBranch>[] = [
@@ -171,10 +134,7 @@ export function BranchFinder({
         </>
       ),
     },
-    {
-      header: 'Routing number',
-      cell: (branch) => <CopyableCode value={branch.routingNumber} label="routing number" />,
-    },
+    { header: 'Routing number', cell: (branch) => <CopyableCode value={branch.routingNumber} label="routing number" /> },
     { header: 'Branch', cell: (branch) => branch.branchName },
     { header: 'Branch location', cell: (branch) => branch.branchLocation },
     { header: 'Address', cell: (branch) => branch.address },
@@ -185,19 +145,14 @@ export function BranchFinder({
   const empty = () => {
     if (!headOffice) return 'Choose a head office.';
     if (pagination && isPastLastPage(pagination)) return <PastLastPage pagination={pagination} onChange={update} />;
-    if (!chosenOffice)
-      return `Head office ${headOffice} is not one of the mode-04 payout networks of ${receivingCountry}: choose one from the list.`;
+    if (!chosenOffice) return `Head office ${headOffice} is not one of the mode-04 payout networks of ${receivingCountry}: choose one from the list.`;
     const office = `${chosenOffice.name} (${chosenOffice.code})`;
     if (codeProblem) return `No branches: ${codeProblem}`;
     const filters = (['bankName', 'branchLocation', 'address', 'district'] as const)
       .filter((name) => values[name])
-      .map(
-        (name) =>
-          `${LABELS[name]} "${name === 'district' || name === 'address' ? withPlaceAliases(receivingCountry, values[name]) : values[name]}"`,
-      );
+      .map((name) => `${LABELS[name]} "${name === 'district' || name === 'address' ? withPlaceAliases(receivingCountry, values[name]) : values[name]}"`);
     if (values.bankCode) {
-      if (payingOffices.isPending)
-        return `No branch with code ${values.bankCode} under ${office}; checking the other head offices…`;
+      if (payingOffices.isPending) return `No branch with code ${values.bankCode} under ${office}; checking the other head offices…`;
       const paying = headOffices.filter((o) => payingOffices.codes.includes(o.code));
       if (paying.length === 0)
         return `No branch of ${receivingCountry} with the code ${values.bankCode}${filters.length ? ` and ${filters.join(', ')}` : ''} under any head office.`;
@@ -207,11 +162,7 @@ export function BranchFinder({
           {paying.map((o, i) => (
             <span key={o.code}>
               {i > 0 && ', '}
-              <Button
-                size="small"
-                onClick={() => update({ receivingAgentHeadOfficeCode: o.code })}
-                sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline' }}
-              >
+              <Button size="small" onClick={() => update({ receivingAgentHeadOfficeCode: o.code })} sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline' }}>
                 {o.name} ({o.code})
               </Button>
             </span>
@@ -220,9 +171,7 @@ export function BranchFinder({
         </Alert>
       );
     }
-    return filters.length
-      ? `No branches of ${office} match ${filters.join(', ')}.`
-      : `${office} has no branches listed.`;
+    return filters.length ? `No branches of ${office} match ${filters.join(', ')}.` : `${office} has no branches listed.`;
   };
 
   return (
@@ -256,19 +205,14 @@ export function BranchFinder({
                   {office.name} ({office.code})
                 </MenuItem>
               ))}
-              {headOffice && !headOffices.some((o) => o.code === headOffice) && (
-                <MenuItem value={headOffice}>{headOffice}</MenuItem>
-              )}
+              {headOffice && !headOffices.some((o) => o.code === headOffice) && <MenuItem value={headOffice}>{headOffice}</MenuItem>}
             </TextField>
           )}
         />
         {TEXT_FIELDS.filter((f) => f.phone || showFolded).map(({ name, label, hint }) => (
           <TextField
             key={name}
-            {...form.register(
-              name,
-              name === 'bankCode' ? { setValueAs: (value: string) => withoutSpaces(value ?? '') } : undefined,
-            )}
+            {...form.register(name, name === 'bankCode' ? { setValueAs: (value: string) => withoutSpaces(value ?? '') } : undefined)}
             size="small"
             label={label}
             error={Boolean(errors[name])}
@@ -281,28 +225,27 @@ export function BranchFinder({
             size="small"
             label="District"
             error={Boolean(errors.district)}
-            helperText={
-              errors.district
-                ? `District ${errors.district.message}`
-                : 'Bangladesh only, contains; old or new name (Chittagong or Chattogram)'
-            }
+            helperText={errors.district ? `District ${errors.district.message}` : 'Bangladesh only, contains; old or new name (Chittagong or Chattogram)'}
           />
         )}
         {isPhone && !foldedInUse && (
-          <Button
-            size="small"
-            onClick={() => setMoreOpen((open) => !open)}
-            aria-expanded={showFolded}
-            sx={{ justifySelf: 'start' }}
-          >
-            {showFolded
-              ? 'Fewer filters'
-              : `More filters (branch location, address${isBangladesh ? ', district' : ''})`}
+          <Button size="small" onClick={() => setMoreOpen((open) => !open)} aria-expanded={showFolded} sx={{ justifySelf: 'start' }}>
+            {showFolded ? 'Fewer filters' : `More filters (branch location, address${isBangladesh ? ', district' : ''}; browse by bank)`}
           </Button>
         )}
         {/* Enter in a field submits at once instead of waiting for the typing pause. */}
         <button type="submit" hidden />
       </Box>
+      {/* On a phone the browse lists fold with the less used filters, so the results start near the top. */}
+      {headOffice && chosenOffice && showFolded && (
+        <BrowseFacets
+          receivingCountry={receivingCountry}
+          facets={browse.data?.facets}
+          choice={{ bankCode: values.bankCode, state: values.state, city: values.city }}
+          onChoose={(patch) => update(patch)}
+          disabled={hasErrors || browse.isError}
+        />
+      )}
       <QueryStatus
         isPending={branches.isPending && Boolean(headOffice)}
         isFetching={branches.isFetching}
@@ -321,26 +264,15 @@ export function BranchFinder({
                 total: branches.data.pagination.totalItems,
                 rows: branches.data.data,
                 fetchPage: (pageNumber, pageSize) =>
-                  getBranches({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }),
+                  narrowed
+                    ? getBrowse({ ...browseParams, pageNumber: String(pageNumber), pageSize: String(pageSize) })
+                    : getBranches({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }),
               }}
               columns={CSV_COLUMNS}
               screen="branches"
-              filters={{
-                receivingCountry,
-                receivingAgentHeadOfficeCode: headOffice,
-                bankName: values.bankName,
-                bankCode: values.bankCode,
-                branchLocation: values.branchLocation,
-                address: values.address,
-                district: values.district,
-              }}
+              filters={{ receivingCountry, receivingAgentHeadOfficeCode: headOffice, bankName: values.bankName, bankCode: values.bankCode, branchLocation: values.branchLocation, address: values.address, district: values.district, state: values.state, city: values.city }}
             />
-            <ResultsView
-              label="Bank branches"
-              rows={branches.data.data}
-              columns={columns}
-              rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`}
-            />
+            <ResultsView label="Bank branches" rows={branches.data.data} columns={columns} rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`} />
             <ResultsPagination pagination={branches.data.pagination} onChange={(change) => update(change)} />
           </>
         )}
