@@ -11,10 +11,15 @@ test.beforeEach(async ({ page }) => signIn(page));
 const total = async (page: Page) => Number((await page.getByTestId('result-total').textContent())!.replace(/\D/g, ''));
 
 /** Opens a facet list, picks the option whose text matches, and returns the count the option showed. */
-async function choose(page: Page, select: Locator, option: RegExp | ((options: Locator) => Locator)): Promise<{ text: string; count: number }> {
+async function choose(
+  page: Page,
+  select: Locator,
+  option: RegExp | ((options: Locator) => Locator),
+): Promise<{ text: string; count: number }> {
   await select.click();
   const listbox = page.getByRole('listbox');
-  const item = typeof option === 'function' ? option(listbox.getByRole('option')) : listbox.getByRole('option', { name: option });
+  const item =
+    typeof option === 'function' ? option(listbox.getByRole('option')) : listbox.getByRole('option', { name: option });
   const text = (await item.textContent())!;
   const count = Number(text.split(' — ').pop()!.replace(/\D/g, ''));
   await item.click();
@@ -22,10 +27,17 @@ async function choose(page: Page, select: Locator, option: RegExp | ((options: L
 }
 
 for (const { country, office, bankName, labels } of [
-  { country: 'BD', office: 'SONLBD', bankName: /^SONALI BANK LIMITED/, labels: ['Browse: division', 'Browse: district'] },
+  {
+    country: 'BD',
+    office: 'SONLBD',
+    bankName: /^SONALI BANK LIMITED/,
+    labels: ['Browse: division', 'Browse: district'],
+  },
   { country: 'IN', office: 'ICICIN', bankName: /^ALLAHABAD BANK/, labels: ['Browse: state', 'Browse: city'] },
 ]) {
-  test(`${country}: bank → ${labels[0].split(': ')[1]} → ${labels[1].split(': ')[1]}; each page's count is the list's`, async ({ page }) => {
+  test(`${country}: bank → ${labels[0].split(': ')[1]} → ${labels[1].split(': ')[1]}; each page's count is the list's`, async ({
+    page,
+  }) => {
     await page.goto(`/branches?receivingCountry=${country}&deliveryMode=04&receivingAgentHeadOfficeCode=${office}`);
     const all = await total(page);
     await expect(page.getByTestId('result-total')).not.toHaveText('');
@@ -41,12 +53,16 @@ for (const { country, office, bankName, labels } of [
     // The states' counts add up to the bank's; the state (division) with the most branches is chosen.
     const stateSelect = page.getByRole('combobox', { name: labels[0] });
     await stateSelect.click();
-    const stateCounts = (await page.getByRole('listbox').getByRole('option').filter({ hasText: ' — ' }).allTextContents()).map((t) => Number(t.split(' — ').pop()!.replace(/\D/g, '')));
+    const stateCounts = (
+      await page.getByRole('listbox').getByRole('option').filter({ hasText: ' — ' }).allTextContents()
+    ).map((t) => Number(t.split(' — ').pop()!.replace(/\D/g, '')));
     expect(stateCounts.reduce((a, b) => a + b, 0)).toBe(bank.count);
     await page.keyboard.press('Escape');
     const most = stateCounts.indexOf(Math.max(...stateCounts));
     const state = await choose(page, stateSelect, (options) => options.filter({ hasText: ' — ' }).nth(most));
-    await expect(page.getByTestId('result-total')).toHaveText(new RegExp(`^${state.count.toLocaleString('en')} branch`));
+    await expect(page.getByTestId('result-total')).toHaveText(
+      new RegExp(`^${state.count.toLocaleString('en')} branch`),
+    );
     await expect(page).toHaveURL(/state=\w+/);
 
     const citySelect = page.getByRole('combobox', { name: labels[1] });
@@ -74,6 +90,8 @@ for (const { country, office, bankName, labels } of [
 
     // "All" goes back up one level.
     await choose(page, page.getByRole('combobox', { name: labels[1] }), /^All/);
-    await expect(page.getByTestId('result-total')).toHaveText(new RegExp(`^${state.count.toLocaleString('en')} branch`));
+    await expect(page.getByTestId('result-total')).toHaveText(
+      new RegExp(`^${state.count.toLocaleString('en')} branch`),
+    );
   });
 }

@@ -38,7 +38,8 @@ async function typeParts(page: Page, parts: string[]) {
 }
 
 const codeBox = (page: Page) => page.getByRole('textbox', { name: 'Find by code' });
-const results = (page: Page, name: string) => page.getByRole('table', { name }).locator('tbody tr').or(page.getByRole('list', { name }).getByRole('listitem'));
+const results = (page: Page, name: string) =>
+  page.getByRole('table', { name }).locator('tbody tr').or(page.getByRole('list', { name }).getByRole('listitem'));
 
 for (const viewport of [
   { name: 'desktop', size: { width: 1280, height: 800 } },
@@ -51,7 +52,10 @@ for (const viewport of [
       // A branch of a bank Federal Bank's list does not name: only the head offices paying into every bank do.
       const federal = partners.find((p) => p.head_office_code === 'FDRLIN')!.routes_to_banks.split(' ');
       const branch = india.find((r) => !federal.includes(r.bank_code))!;
-      const paying = partners.filter((p) => p.country === 'IN' && (p.routes_to_banks === '*' || p.routes_to_banks.split(' ').includes(branch.bank_code)));
+      const paying = partners.filter(
+        (p) =>
+          p.country === 'IN' && (p.routes_to_banks === '*' || p.routes_to_banks.split(' ').includes(branch.bank_code)),
+      );
       const pasted = ` ${branch.routing_number.slice(0, 4).toLowerCase()} ${branch.routing_number.slice(4).toLowerCase()} `;
       await page.goto('/');
       // The box is its own chunk, loaded right after the frame.
@@ -77,8 +81,12 @@ for (const viewport of [
       const office = paying[0];
       await step.do(() => links.first().click());
       await expect(page).toHaveURL(/\/branches\?/);
-      await expect(page.getByRole('combobox', { name: 'Head office' })).toContainText(`${office.head_office_name} (${office.head_office_code})`);
-      await expect(page.getByRole('textbox', { name: 'Bank code / routing number' })).toHaveValue(branch.routing_number);
+      await expect(page.getByRole('combobox', { name: 'Head office' })).toContainText(
+        `${office.head_office_name} (${office.head_office_code})`,
+      );
+      await expect(page.getByRole('textbox', { name: 'Bank code / routing number' })).toHaveValue(
+        branch.routing_number,
+      );
       const rows = results(page, 'Bank branches');
       await expect(rows).toHaveCount(1);
       await expect(rows.first()).toContainText(branch.routing_number);
@@ -120,7 +128,9 @@ test('a typed code: two kinds, an IFSC the extract does not hold, an unknown cod
   await page.keyboard.press('/');
   await typeParts(page, ['9999', '99999']);
   await codeBox(page).press('Enter');
-  await expect(page.getByTestId('code-unknown')).toHaveText(/Looked up as a routing number of 9 digits of Bangladesh and as an agent code: no match/);
+  await expect(page.getByTestId('code-unknown')).toHaveText(
+    /Looked up as a routing number of 9 digits of Bangladesh and as an agent code: no match/,
+  );
   await page.mouse.move(0, 0);
   await expectAccessible(page);
 

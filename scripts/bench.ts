@@ -64,7 +64,12 @@ function freePort(): Promise<number> {
   });
 }
 
-interface Server { child: ChildProcess; port: number; startupMs: number; indexLog: Record<string, unknown> | null }
+interface Server {
+  child: ChildProcess;
+  port: number;
+  startupMs: number;
+  indexLog: Record<string, unknown> | null;
+}
 
 /** The real server, as `npm start` runs it (without the portal), timed from spawn to /readyz 200. */
 async function startServer(choice: { dataDir: string; databaseUrl?: string }, workers: number): Promise<Server> {
@@ -91,7 +96,10 @@ async function startServer(choice: { dataDir: string; databaseUrl?: string }, wo
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
     if (Date.now() - started > 600_000) throw new Error('the server was not ready within 10 minutes');
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(async (r) => (r.status === 200 ? ((await r.json()) as { searchIndex: Record<string, unknown> }) : null), () => null);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      async (r) => (r.status === 200 ? ((await r.json()) as { searchIndex: Record<string, unknown> }) : null),
+      () => null,
+    );
     if (ready) {
       indexLog = ready.searchIndex;
       break;
@@ -109,7 +117,11 @@ function residentMiB(pid: number): number {
   const kib = (p: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
   let children: number[] = [];
   try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     // No children file (no cluster).
   }
@@ -129,7 +141,12 @@ function startChild(script: string, env: Record<string, string>): Promise<{ chil
   });
 }
 
-interface Warmup { bytes: number; coldMs: number; problem?: string; /** The shape's largest answer. */ body: Buffer }
+interface Warmup {
+  bytes: number;
+  coldMs: number;
+  problem?: string;
+  /** The shape's largest answer. */ body: Buffer;
+}
 
 /** Requests each query of the shape once, before timing: checks the answers and notes the first-time cost. */
 async function warmUp(base: string, shape: Shape): Promise<Warmup> {
@@ -141,7 +158,8 @@ async function warmUp(base: string, shape: Shape): Promise<Warmup> {
     const body = Buffer.from(await response.arrayBuffer());
     coldMs = Math.max(coldMs, performance.now() - started);
     if (body.length >= largest.length) largest = body;
-    if (response.status !== (shape.expectedStatus ?? 200)) return { bytes: largest.length, body: largest, coldMs, problem: `${path} answered ${response.status}` };
+    if (response.status !== (shape.expectedStatus ?? 200))
+      return { bytes: largest.length, body: largest, coldMs, problem: `${path} answered ${response.status}` };
   }
   return { bytes: largest.length, body: largest, coldMs };
 }
@@ -158,11 +176,15 @@ async function main() {
   const workers = Number(values.workers);
   const api = await startServer(choice, workers);
   const rssAfterBuild = residentMiB(api.child.pid!);
-  console.log(`Server ready in ${(api.startupMs / 1000).toFixed(1)} s, ${rssAfterBuild.toFixed(0)} MiB resident; index: ${JSON.stringify(api.indexLog)}`);
+  console.log(
+    `Server ready in ${(api.startupMs / 1000).toFixed(1)} s, ${rssAfterBuild.toFixed(0)} MiB resident; index: ${JSON.stringify(api.indexLog)}`,
+  );
   const base = `http://127.0.0.1:${api.port}`;
   const children = [api.child];
   try {
-    const status = (await (await fetch(`${base}/v1/data-status`, { headers: LOOKUP_HEADERS })).json()) as { data: { kind: string; rows: number }[] };
+    const status = (await (await fetch(`${base}/v1/data-status`, { headers: LOOKUP_HEADERS })).json()) as {
+      data: { kind: string; rows: number }[];
+    };
     const rowsOf = (kind: string) => status.data.filter((s) => s.kind === kind).reduce((n, s) => n + s.rows, 0);
 
     let shapes = await buildShapes(base, readSeedFiles());
@@ -192,26 +214,46 @@ async function main() {
     const ceilings = new Map<Shape, LoadResult>();
     for (const shape of shapes) {
       process.stdout.write(`${shape.name} … `);
-      const result = await runLoad({ url: base, paths: shape.paths, headers: shape.headers, expectedStatus: shape.expectedStatus, connections, seconds });
+      const result = await runLoad({
+        url: base,
+        paths: shape.paths,
+        headers: shape.headers,
+        expectedStatus: shape.expectedStatus,
+        connections,
+        seconds,
+      });
       results.set(shape, result);
       // Requests still queued in the API when the run stopped would otherwise eat into the next run.
       await fetch(`${base}/v1/types?filter=delivery-modes`, { headers: LOOKUP_HEADERS }).then((r) => r.arrayBuffer());
-      const ceiling = await runLoad({ url: `http://127.0.0.1:${ceilingServer.port}`, paths: [`/${shapes.indexOf(shape)}`], connections, seconds });
+      const ceiling = await runLoad({
+        url: `http://127.0.0.1:${ceilingServer.port}`,
+        paths: [`/${shapes.indexOf(shape)}`],
+        connections,
+        seconds,
+      });
       ceilings.set(shape, ceiling);
-      console.log(`${result.requestsPerSecond.toFixed(0)} req/s, p99 ${ms(result.p99)} ms; ceiling (${warmups.get(shape)!.bytes} B) ${ceiling.requestsPerSecond.toFixed(0)} req/s, p99 ${ms(ceiling.p99)} ms`);
+      console.log(
+        `${result.requestsPerSecond.toFixed(0)} req/s, p99 ${ms(result.p99)} ms; ceiling (${warmups.get(shape)!.bytes} B) ${ceiling.requestsPerSecond.toFixed(0)} req/s, p99 ${ms(ceiling.p99)} ms`,
+      );
     }
     const rssAfterRun = residentMiB(api.child.pid!);
     api.child.kill('SIGTERM');
     ceilingServer.child.disconnect();
     rmSync(bodyDir, { recursive: true, force: true });
-    const compared = values.compare ? (JSON.parse(readFileSync(values.compare, 'utf8')) as { shapes: { name: string; requestsPerSecond: number; p99: number }[] }) : null;
+    const compared = values.compare
+      ? (JSON.parse(readFileSync(values.compare, 'utf8')) as {
+          shapes: { name: string; requestsPerSecond: number; p99: number }[];
+        })
+      : null;
     const byName = new Map(shapes.map((shape) => [shape.name, results.get(shape)!]));
 
     const lines = [
       `# Benchmark: latest run`,
       '',
       `- When: ${new Date(started).toISOString()}; store: ${choice.databaseUrl ? 'postgres' : 'sqlite'}; data set: ${rowsOf('branches').toLocaleString('en')} bank branches, ${rowsOf('agents').toLocaleString('en')} agents`,
-      `- Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average before the run ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min), after ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`,
+      `- Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average before the run ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min), after ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' / ')}`,
       `- Server: src/server/main.ts, WORKERS=${workers}, RATE_LIMIT_MAX=0; ready (search index built) ${(api.startupMs / 1000).toFixed(1)} s after start; resident memory ${rssAfterBuild.toFixed(0)} MiB once ready, ${rssAfterRun.toFixed(0)} MiB after the run${workers > 1 ? ' (all processes)' : ''}`,
       `- Search index: ${api.indexLog ? `built in ${api.indexLog.buildMs} ms; bytes by part ${JSON.stringify(api.indexLog.bytes)}` : 'no build line logged'}`,
       `- Load: autocannon, ${connections} connections, ${seconds} s per shape, 127.0.0.1; each shape rotates through its queries (the "distinct" shapes: thousands of different searches, shuffled), each requested once before timing ("first ms": the slowest of those first requests); any answer but the expected status counts as an error`,
@@ -229,22 +271,36 @@ async function main() {
       const search = shape.name.startsWith('branches') || shape.name.startsWith('agents');
       if (warmup.problem) misses.push(warmup.problem);
       if (result.requests === 0) misses.push(`no answer within ${seconds} s`);
-      const p99Target = shape.name.startsWith('codes') ? TARGET_CODE_P99_MS : shape.name.includes('distinct') ? TARGET_DISTINCT_P99_MS : shape.name.includes('pageSize 1000') ? TARGET_PAGE_SIZE_1000_P99_MS : TARGET_P99_MS;
+      const p99Target = shape.name.startsWith('codes')
+        ? TARGET_CODE_P99_MS
+        : shape.name.includes('distinct')
+          ? TARGET_DISTINCT_P99_MS
+          : shape.name.includes('pageSize 1000')
+            ? TARGET_PAGE_SIZE_1000_P99_MS
+            : TARGET_P99_MS;
       if (result.p99 > p99Target) misses.push(`p99 ${ms(result.p99 - p99Target)} ms over ${p99Target}`);
       if (result.errors > 0) misses.push(`${result.errors} errors`);
       if (shape.name === 'branches: typical, distinct') {
-        if (result.requestsPerSecond < TARGET_DISTINCT_BRANCH_RPS) misses.push(`${(TARGET_DISTINCT_BRANCH_RPS - result.requestsPerSecond).toFixed(0)} req/s under ${TARGET_DISTINCT_BRANCH_RPS}`);
+        if (result.requestsPerSecond < TARGET_DISTINCT_BRANCH_RPS)
+          misses.push(
+            `${(TARGET_DISTINCT_BRANCH_RPS - result.requestsPerSecond).toFixed(0)} req/s under ${TARGET_DISTINCT_BRANCH_RPS}`,
+          );
         if (ratio < TARGET_DISTINCT_BRANCH_RATIO) misses.push(`ratio under ${TARGET_DISTINCT_BRANCH_RATIO}`);
       }
       if (shape.name.includes('deep page')) {
-        const first = byName.get(shape.name.startsWith('branches') ? 'branches: head office only' : 'agents: country + mode');
-        if (first && result.p50 > first.p50 * TARGET_DEEP_PAGE_FACTOR && result.p50 - first.p50 > 1) misses.push(`p50 over ${TARGET_DEEP_PAGE_FACTOR}× page 1's`);
+        const first = byName.get(
+          shape.name.startsWith('branches') ? 'branches: head office only' : 'agents: country + mode',
+        );
+        if (first && result.p50 > first.p50 * TARGET_DEEP_PAGE_FACTOR && result.p50 - first.p50 > 1)
+          misses.push(`p50 over ${TARGET_DEEP_PAGE_FACTOR}× page 1's`);
       }
-      if (shape.name.startsWith('reference') && ratio < TARGET_REFERENCE_RATIO) misses.push(`ratio under ${TARGET_REFERENCE_RATIO}`);
+      if (shape.name.startsWith('reference') && ratio < TARGET_REFERENCE_RATIO)
+        misses.push(`ratio under ${TARGET_REFERENCE_RATIO}`);
       const other = compared?.shapes.find((c) => c.name === shape.name);
       const versus = other ? result.p99 / other.p99 : null;
       // Within 1.2× of the other engine (or within a millisecond, below which p99 is noise).
-      if (search && versus !== null && versus > TARGET_ENGINE_FACTOR && result.p99 - other!.p99 > 1) misses.push(`p99 ${versus.toFixed(2)}× the compared run's`);
+      if (search && versus !== null && versus > TARGET_ENGINE_FACTOR && result.p99 - other!.p99 > 1)
+        misses.push(`p99 ${versus.toFixed(2)}× the compared run's`);
       lines.push(
         `| ${shape.name} | ${shape.query.replaceAll('|', '\\|')} | ${shape.paths.length} | ${result.requestsPerSecond.toFixed(0)} | ${ms(result.p50)} | ${ms(result.p99)} | ${result.errors} | ${warmup.bytes} | ${ceiling.requestsPerSecond.toFixed(0)} | ${ms(ceiling.p99)} | ${ratio.toFixed(2)} | ${ms(warmup.coldMs)} |${compared ? ` ${versus === null ? '–' : versus.toFixed(2)} |` : ''} ${misses.length ? `missed: ${misses.join('; ')}` : 'met'} |`,
       );

@@ -14,7 +14,8 @@ import { freeText } from './primitives';
 export const MAX_CODE_LENGTH = 40;
 
 export const codeKind = z.enum(['branch', 'bank', 'agent']).meta({
-  description: 'branch: a branch routing number (IFSC, Bangladesh routing number); bank: a bank code; agent: an agent location code.',
+  description:
+    'branch: a branch routing number (IFSC, Bangladesh routing number); bank: a bank code; agent: an agent location code.',
 });
 export type CodeKind = z.infer<typeof codeKind>;
 
@@ -38,7 +39,10 @@ export const codeQuery = z.strictObject({});
 export const codeFormat = z
   .object({
     kind: codeKind,
-    receivingCountry: z.string().nullable().meta({ description: 'The country whose format it is; null for agent codes (every country).' }),
+    receivingCountry: z
+      .string()
+      .nullable()
+      .meta({ description: 'The country whose format it is; null for agent codes (every country).' }),
     description: z.string().meta({ example: 'an IFSC (4 letters, 0, then 6 letters or digits)' }),
   })
   .meta({ id: 'CodeFormat' });
@@ -48,8 +52,10 @@ export type CodeFormat = z.infer<typeof codeFormat>;
 export function codeFormatsOf(code: string): CodeFormat[] {
   const formats: CodeFormat[] = [];
   for (const [country, format] of Object.entries(BANK_CODE_FORMATS)) {
-    if (format.branch?.test(code)) formats.push({ kind: 'branch', receivingCountry: country, description: format.branchDescription! });
-    if (format.bank.test(code)) formats.push({ kind: 'bank', receivingCountry: country, description: format.bankDescription });
+    if (format.branch?.test(code))
+      formats.push({ kind: 'branch', receivingCountry: country, description: format.branchDescription! });
+    if (format.bank.test(code))
+      formats.push({ kind: 'bank', receivingCountry: country, description: format.bankDescription });
   }
   formats.push({ kind: 'agent', receivingCountry: null, description: 'an agent code' });
   return formats;
@@ -60,7 +66,10 @@ export const payingHeadOffice = z
     receivingAgentHeadOfficeCode: z.string().meta({ example: 'ICICIN' }),
     headOfficeName: z.string(),
   })
-  .meta({ id: 'PayingHeadOffice', description: 'A delivery-mode-04 head office whose routes_to_banks include the bank.' });
+  .meta({
+    id: 'PayingHeadOffice',
+    description: 'A delivery-mode-04 head office whose routes_to_banks include the bank.',
+  });
 export type PayingHeadOffice = z.infer<typeof payingHeadOffice>;
 
 export const codeMatch = z
@@ -70,10 +79,19 @@ export const codeMatch = z
     receivingCountryName: z.string(),
     bankCode: z.string().nullable(),
     bankName: z.string().nullable(),
-    branch: bankBranch.omit({ receivingAgentHeadOfficeCode: true }).nullable().meta({ description: 'kind branch: the branch.' }),
-    branchCount: z.number().int().nullable().meta({ description: 'kind bank: how many of its branches the data set holds.' }),
+    branch: bankBranch
+      .omit({ receivingAgentHeadOfficeCode: true })
+      .nullable()
+      .meta({ description: 'kind branch: the branch.' }),
+    branchCount: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'kind bank: how many of its branches the data set holds.' }),
     agent: agent.nullable().meta({ description: 'kind agent: the agent location.' }),
-    headOffices: z.array(payingHeadOffice).meta({ description: 'kind branch or bank: the head offices that pay into the bank for delivery mode 04.' }),
+    headOffices: z
+      .array(payingHeadOffice)
+      .meta({ description: 'kind branch or bank: the head offices that pay into the bank for delivery mode 04.' }),
   })
   .meta({ id: 'CodeMatch' });
 export type CodeMatch = z.infer<typeof codeMatch>;
@@ -81,16 +99,26 @@ export type CodeMatch = z.infer<typeof codeMatch>;
 export const issuedIfsc = z
   .object({
     ifsc: z.string(),
-    bankCode: z.string().meta({ description: 'The bank the IFSC belongs to (a sub-member bank for IFSCs issued through another bank).' }),
+    bankCode: z
+      .string()
+      .meta({ description: 'The bank the IFSC belongs to (a sub-member bank for IFSCs issued through another bank).' }),
     bankName: z.string().nullable(),
-    headOffices: z.array(payingHeadOffice).meta({ description: 'Head offices that pay into that bank for delivery mode 04 (those that pay into every bank of India, or list it).' }),
+    headOffices: z.array(payingHeadOffice).meta({
+      description:
+        'Head offices that pay into that bank for delivery mode 04 (those that pay into every bank of India, or list it).',
+    }),
   })
-  .meta({ id: 'IssuedIfsc', description: "A well-formed IFSC the data set does not hold but Razorpay's IFSC list (bundled, offline) does." });
+  .meta({
+    id: 'IssuedIfsc',
+    description: "A well-formed IFSC the data set does not hold but Razorpay's IFSC list (bundled, offline) does.",
+  });
 export type IssuedIfsc = z.infer<typeof issuedIfsc>;
 
 export const codeLookupResponse = z
   .object({
-    code: z.string().meta({ description: 'The code as looked up (spaces removed, upper case).', example: 'ABHY0065002' }),
+    code: z
+      .string()
+      .meta({ description: 'The code as looked up (spaces removed, upper case).', example: 'ABHY0065002' }),
     formats: z.array(codeFormat).meta({ description: 'The formats the code was looked up as.' }),
     data: z.array(codeMatch).meta({ description: 'Every match; empty when none.' }),
     issuedIfsc: issuedIfsc.nullable(),
@@ -103,13 +131,21 @@ export type CodeLookupResponse = z.infer<typeof codeLookupResponse>;
 
 /** The branch finder's parameters, plus the state and the city (or district) being browsed. */
 export const browseQuery = branchesQuery.extend({
-  state: stateParam.optional().meta({ description: 'State code of the branches (GET /v1/states): a facet of /v1/banks/browse.' }),
-  city: freeText('City of the branches, or their district where a row has no city (Bangladesh); exact, any case.').optional(),
+  state: stateParam
+    .optional()
+    .meta({ description: 'State code of the branches (GET /v1/states): a facet of /v1/banks/browse.' }),
+  city: freeText(
+    'City of the branches, or their district where a row has no city (Bangladesh); exact, any case.',
+  ).optional(),
 });
 export type BrowseQuery = z.output<typeof browseQuery>;
 
-export const bankFacet = z.object({ bankCode: z.string(), bankName: z.string(), count: z.number().int() }).meta({ id: 'BankFacet' });
-export const stateFacet = z.object({ code: z.string(), name: z.string(), count: z.number().int() }).meta({ id: 'StateFacet' });
+export const bankFacet = z
+  .object({ bankCode: z.string(), bankName: z.string(), count: z.number().int() })
+  .meta({ id: 'BankFacet' });
+export const stateFacet = z
+  .object({ code: z.string(), name: z.string(), count: z.number().int() })
+  .meta({ id: 'StateFacet' });
 export const cityFacet = z.object({ name: z.string(), count: z.number().int() }).meta({ id: 'CityFacet' });
 export type BankFacet = z.infer<typeof bankFacet>;
 export type StateFacet = z.infer<typeof stateFacet>;
@@ -120,9 +156,16 @@ export const browseResponse = z
     data: z.array(bankBranch),
     pagination,
     facets: z.object({
-      banks: z.array(bankFacet).meta({ description: 'Banks of the head office matching the text filters, with their branch counts (bankCode, state and city not applied).' }),
-      states: z.array(stateFacet).meta({ description: 'States of the branches matching every filter but state and city.' }),
-      cities: z.array(cityFacet).meta({ description: 'With a state: cities (or districts) of the branches matching every filter but city.' }),
+      banks: z.array(bankFacet).meta({
+        description:
+          'Banks of the head office matching the text filters, with their branch counts (bankCode, state and city not applied).',
+      }),
+      states: z
+        .array(stateFacet)
+        .meta({ description: 'States of the branches matching every filter but state and city.' }),
+      cities: z
+        .array(cityFacet)
+        .meta({ description: 'With a state: cities (or districts) of the branches matching every filter but city.' }),
     }),
   })
   .meta({ id: 'BrowseBranches' });

@@ -11,7 +11,14 @@ interface IfscPackage {
   validate(code: string): boolean;
 }
 
-let loaded: { ifsc: IfscPackage; bankNames: Record<string, string>; sublets: Record<string, string>; customSublets: [string, string][] } | undefined;
+let loaded:
+  | {
+      ifsc: IfscPackage;
+      bankNames: Record<string, string>;
+      sublets: Record<string, string>;
+      customSublets: [string, string][];
+    }
+  | undefined;
 
 function registry() {
   loaded ??= {

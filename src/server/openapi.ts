@@ -40,7 +40,9 @@ const problemResponse = (description: string) => ({
   content: { 'application/problem+json': { schema: problem } },
 });
 
-function lookup({ summary, description, query, path, response, tag }: LookupOperation): { get: ZodOpenApiOperationObject } {
+function lookup({ summary, description, query, path, response, tag }: LookupOperation): {
+  get: ZodOpenApiOperationObject;
+} {
   return {
     get: {
       summary,

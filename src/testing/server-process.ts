@@ -43,7 +43,16 @@ export async function startServer(
   const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'src/server/main.ts'], {
     cwd: process.cwd(),
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '0', PORTAL_DIR: join(dataDir, 'no-portal'), ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '0',
+      PORTAL_DIR: join(dataDir, 'no-portal'),
+      ...env,
+    },
     stdio: ['ignore', log, log],
   });
   closeSync(log);
@@ -55,7 +64,9 @@ export async function startServer(
       return '';
     }
   };
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   // Never leave a server behind when the test process ends early (timeout, interrupt).
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
@@ -72,7 +83,10 @@ export async function startServer(
   if (!url) await exited;
   // Lookups are answered once the search index is built (/readyz 200); a test of start-up itself sees both.
   for (const started = Date.now(); url && !ended; await new Promise((resolve) => setTimeout(resolve, 50))) {
-    const ready = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() - started > timeoutMs) throw new Error(`server was not ready within ${timeoutMs} ms:\n${text()}`);
   }

@@ -55,7 +55,10 @@ const MIXED_REQUESTS = [
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 it(`serves ${TOTAL} mixed requests at concurrency ${CONCURRENCY} without errors or memory growth`, async () => {
-  const server = await startServer({ LOG_LEVEL: 'info' }, undefined, undefined, ['--trace-gc', `--max-old-space-size=${HEAP_CAP_MB}`]);
+  const server = await startServer({ LOG_LEVEL: 'info' }, undefined, undefined, [
+    '--trace-gc',
+    `--max-old-space-size=${HEAP_CAP_MB}`,
+  ]);
   try {
     const pid = server.child.pid!;
     // Every request of the mix must answer 200 on its own first, or the soak would measure errors.

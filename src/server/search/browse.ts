@@ -12,7 +12,8 @@ import type { IndexView } from './search-index';
 // The text filters are the branch finder's own (the index's matching texts, place names under either name),
 // so a bank's count is the branch finder's totalItems for that bankCode and the same filters.
 
-export type BrowseSearch = Required<Pick<BrowseQuery, 'pageNumber' | 'pageSize'>> & Omit<BrowseQuery, 'pageNumber' | 'pageSize'>;
+export type BrowseSearch = Required<Pick<BrowseQuery, 'pageNumber' | 'pageSize'>> &
+  Omit<BrowseQuery, 'pageNumber' | 'pageSize'>;
 
 const emptyAnswer = (search: BrowseSearch): BrowseResponse => ({
   ...pageOf<BankBranch>([], 0, search.pageNumber, search.pageSize),
@@ -25,17 +26,29 @@ export function browseBranches(view: IndexView, search: BrowseSearch): BrowseRes
   const { data, tables } = view;
   const country = data.countries.indexOf(search.receivingCountry);
   const office = data.offices.find((o) => o.code === search.receivingAgentHeadOfficeCode);
-  if (!office || country < 0 || office.country !== search.receivingCountry || !office.deliveryModes.includes(search.deliveryMode)) {
+  if (
+    !office ||
+    country < 0 ||
+    office.country !== search.receivingCountry ||
+    !office.deliveryModes.includes(search.deliveryMode)
+  ) {
     return emptyAnswer(search);
   }
   // Banks in scope: the head office's, with the bank-name filter (case-insensitive contains).
   const bankTerm = search.bankName?.toLowerCase();
   const inScope = data.banks.map(
-    (bank) => bank.country === search.receivingCountry && office.bankCodes.includes(bank.code) && (bankTerm === undefined || bank.name.toLowerCase().includes(bankTerm)),
+    (bank) =>
+      bank.country === search.receivingCountry &&
+      office.bankCodes.includes(bank.code) &&
+      (bankTerm === undefined || bank.name.toLowerCase().includes(bankTerm)),
   );
   // Contains filters on places: the ids of the matching lower-cased texts, as flags by id.
   const texts: { column: Int32Array; ok: Uint8Array }[] = [];
-  for (const [name, term] of [['addr1Lower', search.branchLocation], ['addr2Lower', search.address], ['districtLower', search.district]] as const) {
+  for (const [name, term] of [
+    ['addr1Lower', search.branchLocation],
+    ['addr2Lower', search.address],
+    ['districtLower', search.district],
+  ] as const) {
     if (term === undefined) continue;
     const ok = new Uint8Array(tables[name].size);
     for (const id of view.matchingPlaces(name, search.receivingCountry, term)) ok[id] = 1;
@@ -69,7 +82,8 @@ export function browseBranches(view: IndexView, search: BrowseSearch): BrowseRes
       const state = columns.state[row];
       if (state >= 0) stateCounts[state]++;
       if (search.state !== undefined && state !== stateId) continue;
-      const place = columns.city[row] >= 0 ? columns.city[row] : columns.district[row] >= 0 ? -2 - columns.district[row] : -1;
+      const place =
+        columns.city[row] >= 0 ? columns.city[row] : columns.district[row] >= 0 ? -2 - columns.district[row] : -1;
       if (search.state !== undefined && place !== -1) cityCounts.set(place, (cityCounts.get(place) ?? 0) + 1);
       if (city !== undefined) {
         if (place === -1) continue;
@@ -92,7 +106,9 @@ export function browseBranches(view: IndexView, search: BrowseSearch): BrowseRes
     else byCode.set(bank.code, { bankCode: bank.code, bankName: bank.name, count });
   });
   const banks = [...byCode.values()];
-  banks.sort((x, y) => byName({ name: x.bankName }, { name: y.bankName }) || byName({ name: x.bankCode }, { name: y.bankCode }));
+  banks.sort(
+    (x, y) => byName({ name: x.bankName }, { name: y.bankName }) || byName({ name: x.bankCode }, { name: y.bankCode }),
+  );
   const states: StateFacet[] = [];
   stateCounts.forEach((count, id) => {
     if (count === 0) return;
@@ -102,7 +118,12 @@ export function browseBranches(view: IndexView, search: BrowseSearch): BrowseRes
   states.sort(byName);
   const cities: CityFacet[] = [...cityCounts].map(([place, count]) => ({ name: placeName(view, place), count }));
   cities.sort(byName);
-  const page = pageOf(rows.map((row) => view.branchRecord(row, office.code)), total, search.pageNumber, search.pageSize);
+  const page = pageOf(
+    rows.map((row) => view.branchRecord(row, office.code)),
+    total,
+    search.pageNumber,
+    search.pageSize,
+  );
   return { ...page, facets: { banks, states, cities } };
 }
 

@@ -11,7 +11,12 @@ import type { IndexView, SearchIndex } from './search-index';
  * hold, so no head office lists it by code; those whose routes_to_banks is "*" (every bank of the country,
  * stored as the list of every held bank) pay into it all the same.
  */
-export function headOfficesPayingInto(view: IndexView, country: string, bankCode: string, heldBank = true): PayingHeadOffice[] {
+export function headOfficesPayingInto(
+  view: IndexView,
+  country: string,
+  bankCode: string,
+  heldBank = true,
+): PayingHeadOffice[] {
   const countryBanks = new Set(view.data.banks.filter((b) => b.country === country).map((b) => b.code));
   return view.data.offices
     .filter((office) => {
@@ -24,7 +29,12 @@ export function headOfficesPayingInto(view: IndexView, country: string, bankCode
 }
 
 /** Every record the code names, in the order of the formats, then answer order. */
-export function findCode(index: SearchIndex, code: string, formats: CodeFormat[], countryName: (code: string) => string): CodeMatch[] {
+export function findCode(
+  index: SearchIndex,
+  code: string,
+  formats: CodeFormat[],
+  countryName: (code: string) => string,
+): CodeMatch[] {
   const view = index.extensionView;
   const matches: CodeMatch[] = [];
   const none = { bankCode: null, bankName: null, branch: null, branchCount: null, agent: null, headOffices: [] };
@@ -46,14 +56,17 @@ export function findCode(index: SearchIndex, code: string, formats: CodeFormat[]
       }
     } else if (format.kind === 'bank') {
       // One bank code may carry more than one name in a country (renamed banks): one match, the first name.
-      const banks = view.data.banks.map((bank, id) => ({ ...bank, id })).filter((b) => b.country === format.receivingCountry && b.code === code);
+      const banks = view.data.banks
+        .map((bank, id) => ({ ...bank, id }))
+        .filter((b) => b.country === format.receivingCountry && b.code === code);
       if (banks.length === 0) continue;
       const ids = new Set(banks.map((b) => b.id));
       let branchCount = 0;
       for (const group of new Set(banks.map((b) => view.data.bankGroups[b.group]))) {
         // A bank name group of this bank alone is counted by its size; a shared one row by row.
         if (group.banks.every((b) => ids.has(b))) branchCount += group.end - group.start;
-        else for (let row = group.start; row < group.end; row++) if (ids.has(view.data.branches.bank[row])) branchCount++;
+        else
+          for (let row = group.start; row < group.end; row++) if (ids.has(view.data.branches.bank[row])) branchCount++;
       }
       matches.push({
         ...none,
@@ -68,7 +81,13 @@ export function findCode(index: SearchIndex, code: string, formats: CodeFormat[]
     } else {
       for (const row of index.rowsWithCode('agentCode', code)) {
         const agent = view.agentRecord(row);
-        matches.push({ ...none, kind: 'agent', receivingCountry: agent.receivingCountry, receivingCountryName: countryName(agent.receivingCountry), agent });
+        matches.push({
+          ...none,
+          kind: 'agent',
+          receivingCountry: agent.receivingCountry,
+          receivingCountryName: countryName(agent.receivingCountry),
+          agent,
+        });
       }
     }
   }

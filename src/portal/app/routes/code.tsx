@@ -13,7 +13,10 @@ export function Component() {
   const countries = useReceivingCountries();
   const countryName = (country: string) => countries.data?.data.find((c) => c.code === country)?.name ?? country;
   return (
-    <Screen title="Find by code" purpose="What the code a customer brings names: the branch, bank or agent, and the head offices that can pay into it.">
+    <Screen
+      title="Find by code"
+      purpose="What the code a customer brings names: the branch, bank or agent, and the head offices that can pay into it."
+    >
       <QueryStatus
         isPending={answer.isPending && code !== ''}
         isFetching={answer.isFetching}

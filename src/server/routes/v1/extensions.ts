@@ -33,8 +33,15 @@ export default async function extensionRoutes(app: FastifyInstance) {
       query = error;
     }
     if (!params.success) {
-      const problems = [...issuesToParameters(params.error.issues, 'path'), ...(query instanceof ProblemError ? query.errors : [])];
-      throw new ProblemError('invalidRequest', `The request has ${problems.length} invalid parameter${problems.length === 1 ? '' : 's'}: ${problems.map((p) => p.name).join(', ')}.`, problems);
+      const problems = [
+        ...issuesToParameters(params.error.issues, 'path'),
+        ...(query instanceof ProblemError ? query.errors : []),
+      ];
+      throw new ProblemError(
+        'invalidRequest',
+        `The request has ${problems.length} invalid parameter${problems.length === 1 ? '' : 's'}: ${problems.map((p) => p.name).join(', ')}.`,
+        problems,
+      );
     }
     const code = params.data.code;
     const index = app.searchIndex.index();
@@ -44,11 +51,20 @@ export default async function extensionRoutes(app: FastifyInstance) {
     const data = findCode(index, code, formats, countryName);
     // A well-formed IFSC the India extract does not hold: is it a real one, and of which bank?
     let issuedIfsc: IssuedIfsc | null = null;
-    if (!data.some((match) => match.kind === 'branch') && formats.some((f) => f.kind === 'branch' && f.receivingCountry === 'IN')) {
+    if (
+      !data.some((match) => match.kind === 'branch') &&
+      formats.some((f) => f.kind === 'branch' && f.receivingCountry === 'IN')
+    ) {
       const issued = issuedIfscBank(code);
       if (issued) {
-        const held = index.extensionView.data.banks.some((bank) => bank.country === 'IN' && bank.code === issued.bankCode);
-        issuedIfsc = { ifsc: code, ...issued, headOffices: headOfficesPayingInto(index.extensionView, 'IN', issued.bankCode, held) };
+        const held = index.extensionView.data.banks.some(
+          (bank) => bank.country === 'IN' && bank.code === issued.bankCode,
+        );
+        issuedIfsc = {
+          ifsc: code,
+          ...issued,
+          headOffices: headOfficesPayingInto(index.extensionView, 'IN', issued.bankCode, held),
+        };
       }
     }
     const answer: CodeLookupResponse = { code, formats, data, issuedIfsc };
@@ -59,6 +75,10 @@ export default async function extensionRoutes(app: FastifyInstance) {
     const query = parseLookup(request, browseQuery, app.reference, all(branchRules, stateOfCountry));
     const index = app.searchIndex.index();
     reply.header('x-data-version', index.version);
-    return browseBranches(index.extensionView, { ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE });
+    return browseBranches(index.extensionView, {
+      ...query,
+      pageNumber: query.pageNumber ?? 1,
+      pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE,
+    });
   });
 }

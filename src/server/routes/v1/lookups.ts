@@ -1,10 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import {
-  DEFAULT_PAGE_SIZE,
-  agentsQuery,
-  branchesQuery,
-  payoutNetworksQuery,
-} from '../../../contract';
+import { DEFAULT_PAGE_SIZE, agentsQuery, branchesQuery, payoutNetworksQuery } from '../../../contract';
 import { BodyPool } from '../../search/body-pool';
 import { all, branchRules, countryAndMode, parseLookup, stateOfCountry } from '../../validation';
 
@@ -41,7 +36,8 @@ export default async function lookupRoutes(app: FastifyInstance) {
       ...page,
       recommendation: {
         recommendedOperation: '/v1/banks/branches' as const,
-        message: 'For delivery mode 04 (Account Transfer to Other Bank) use GET /v1/banks/branches; search here as "[Bank Name], [Branch Name]".',
+        message:
+          'For delivery mode 04 (Account Transfer to Other Bank) use GET /v1/banks/branches; search here as "[Bank Name], [Branch Name]".',
       },
     };
   });

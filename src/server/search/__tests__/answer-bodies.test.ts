@@ -20,24 +20,42 @@ afterAll(() => t.close());
 
 const branchSearches: BranchSearch[] = ['ICICIN', 'SBININ', 'HDFCIN'].flatMap((office) =>
   [1, 7, 50, 333, 1000].flatMap((pageSize) =>
-    [1, 2, 3].map((pageNumber) => ({ receivingCountry: 'IN', deliveryMode: 4, receivingAgentHeadOfficeCode: office, pageNumber, pageSize })),
+    [1, 2, 3].map((pageNumber) => ({
+      receivingCountry: 'IN',
+      deliveryMode: 4,
+      receivingAgentHeadOfficeCode: office,
+      pageNumber,
+      pageSize,
+    })),
   ),
 );
 const bdSearches: BranchSearch[] = ['ROAD', 'BAZAR', 'DHAKA', undefined].flatMap((branchLocation) =>
-  [10, 400].map((pageSize) => ({ receivingCountry: 'BD', deliveryMode: 4, receivingAgentHeadOfficeCode: 'BRACBD', branchLocation, pageNumber: 1, pageSize })),
+  [10, 400].map((pageSize) => ({
+    receivingCountry: 'BD',
+    deliveryMode: 4,
+    receivingAgentHeadOfficeCode: 'BRACBD',
+    branchLocation,
+    pageNumber: 1,
+    pageSize,
+  })),
 );
 const agentSearches: AgentSearch[] = ['MX', 'PH', 'GT'].flatMap((receivingCountry) =>
-  [5, 200, 1000].flatMap((pageSize) => [1, 2].map((pageNumber) => ({ receivingCountry, deliveryMode: 1, pageNumber, pageSize }))),
+  [5, 200, 1000].flatMap((pageSize) =>
+    [1, 2].map((pageNumber) => ({ receivingCountry, deliveryMode: 1, pageNumber, pageSize })),
+  ),
 );
 
 const url = (path: string, search: Record<string, string | number | undefined>) =>
   `${base}${path}?${new URLSearchParams(Object.entries(search).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v).padStart(k === 'deliveryMode' ? 2 : 0, '0')]]))).toString()}`;
 
 describe('pooled answer buffers', () => {
-  it('many different answers at once, with clients hanging up half-way: each answer is its own search\'s', async () => {
+  it("many different answers at once, with clients hanging up half-way: each answer is its own search's", async () => {
     const index = t.app.searchIndex.index();
     const all = [
-      ...branchSearches.map((s) => ({ url: url('/v1/banks/branches', { ...s }), body: JSON.stringify(index.branches(s)) })),
+      ...branchSearches.map((s) => ({
+        url: url('/v1/banks/branches', { ...s }),
+        body: JSON.stringify(index.branches(s)),
+      })),
       ...bdSearches.map((s) => ({ url: url('/v1/banks/branches', { ...s }), body: JSON.stringify(index.branches(s)) })),
       ...agentSearches.map((s) => ({ url: url('/v1/agents', { ...s }), body: JSON.stringify(index.agents(s)) })),
     ];
@@ -46,25 +64,26 @@ describe('pooled answer buffers', () => {
     expect(expected.length).toBeGreaterThan(50);
     for (let round = 0; round < 3; round++) {
       const answers = await Promise.all(
-        [...expected, ...expected].map(({ url: target, body }, i) =>
-          new Promise<{ target: string; got: string; body: string } | null>((resolve, reject) => {
-            const request = get(target, { headers: LOOKUP_HEADERS, agent: false }, (response) => {
-              if (response.statusCode !== 200) reject(new Error(`${target} answered ${response.statusCode}`));
-              const chunks: Buffer[] = [];
-              response.on('data', (chunk: Buffer) => {
-                chunks.push(chunk);
-                // Every fifth client hangs up after its first bytes: that buffer comes back to the pool
-                // without its answer having finished.
-                if (i % 5 === 4) {
-                  request.destroy();
-                  resolve(null);
-                }
+        [...expected, ...expected].map(
+          ({ url: target, body }, i) =>
+            new Promise<{ target: string; got: string; body: string } | null>((resolve, reject) => {
+              const request = get(target, { headers: LOOKUP_HEADERS, agent: false }, (response) => {
+                if (response.statusCode !== 200) reject(new Error(`${target} answered ${response.statusCode}`));
+                const chunks: Buffer[] = [];
+                response.on('data', (chunk: Buffer) => {
+                  chunks.push(chunk);
+                  // Every fifth client hangs up after its first bytes: that buffer comes back to the pool
+                  // without its answer having finished.
+                  if (i % 5 === 4) {
+                    request.destroy();
+                    resolve(null);
+                  }
+                });
+                response.on('end', () => resolve({ target, got: Buffer.concat(chunks).toString('utf8'), body }));
+                response.on('error', () => resolve(null));
               });
-              response.on('end', () => resolve({ target, got: Buffer.concat(chunks).toString('utf8'), body }));
-              response.on('error', () => resolve(null));
-            });
-            request.on('error', (error) => (i % 5 === 4 ? resolve(null) : reject(error)));
-          }),
+              request.on('error', (error) => (i % 5 === 4 ? resolve(null) : reject(error)));
+            }),
         ),
       );
       for (const answer of answers) if (answer) expect(answer.got, answer.target).toBe(answer.body);

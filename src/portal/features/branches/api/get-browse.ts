@@ -7,7 +7,8 @@ import { usePrefetchNextPage } from '../../../lib/prefetch';
 /** GET /v1/banks/browse (an extension): the branch finder's parameters plus state and city, as in the URL. */
 export type BrowseParams = z.input<typeof browseQuery>;
 
-export const getBrowse = (params: BrowseParams, signal?: AbortSignal) => apiGet<BrowseResponse>('/v1/banks/browse', { query: params, signal });
+export const getBrowse = (params: BrowseParams, signal?: AbortSignal) =>
+  apiGet<BrowseResponse>('/v1/banks/browse', { query: params, signal });
 
 export const browseQueryOptions = (params: BrowseParams) =>
   queryOptions({

@@ -7,7 +7,13 @@ import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { DISTRICT_COUNTRY, bankCodeProblem, branchesQuery, withPlaceAliases, type BankBranch } from '../../../../contract';
+import {
+  DISTRICT_COUNTRY,
+  bankCodeProblem,
+  branchesQuery,
+  withPlaceAliases,
+  type BankBranch,
+} from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
 import { ResultsHeader } from '../../../components/ui/results-header';
@@ -26,11 +32,30 @@ export interface HeadOffice {
 }
 
 // state and city are the browse facets' (GET /v1/banks/browse, an extension); the spec's operation never gets them.
-const FILTERS = ['receivingAgentHeadOfficeCode', 'bankName', 'bankCode', 'branchLocation', 'address', 'district', 'state', 'city', 'pageNumber', 'pageSize'] as const;
-const FIELDS = { receivingAgentHeadOfficeCode: true, bankName: true, bankCode: true, branchLocation: true, address: true } as const;
+const FILTERS = [
+  'receivingAgentHeadOfficeCode',
+  'bankName',
+  'bankCode',
+  'branchLocation',
+  'address',
+  'district',
+  'state',
+  'city',
+  'pageNumber',
+  'pageSize',
+] as const;
+const FIELDS = {
+  receivingAgentHeadOfficeCode: true,
+  bankName: true,
+  bankCode: true,
+  branchLocation: true,
+  address: true,
+} as const;
 // District is a filter of Bangladesh only (spec §4.3); elsewhere the field does not exist.
 const schemaFor = (receivingCountry: string) =>
-  receivingCountry === DISTRICT_COUNTRY ? branchesQuery.pick({ ...FIELDS, district: true }) : branchesQuery.pick(FIELDS);
+  receivingCountry === DISTRICT_COUNTRY
+    ? branchesQuery.pick({ ...FIELDS, district: true })
+    : branchesQuery.pick(FIELDS);
 
 const TEXT_FIELDS = [
   { name: 'bankName', label: 'Bank name', hint: 'Contains, any case', phone: true },
@@ -60,10 +85,23 @@ const CSV_COLUMNS: CsvColumn<BankBranch>[] = [
   { header: 'Head office code', value: (b) => b.receivingAgentHeadOfficeCode, code: true },
 ];
 
-const LABELS: Record<string, string> = { bankName: 'bank name', branchLocation: 'branch location', address: 'address', district: 'district' };
+const LABELS: Record<string, string> = {
+  bankName: 'bank name',
+  branchLocation: 'branch location',
+  address: 'address',
+  district: 'district',
+};
 
 /** Get Bank Branches (spec §4.3) for delivery mode 04: head office, bank and address filters, paged. */
-export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { receivingCountry: string; deliveryMode: string; headOffices: HeadOffice[] }) {
+export function BranchFinder({
+  receivingCountry,
+  deliveryMode,
+  headOffices,
+}: {
+  receivingCountry: string;
+  deliveryMode: string;
+  headOffices: HeadOffice[];
+}) {
   const { values, update } = useScreenParams(FILTERS);
   const queryClient = useQueryClient();
   const others = useOtherParams(FILTERS);
@@ -81,11 +119,24 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
     },
     onCommit: (filters) => {
       // Another head office or bank code starts the browsing (state, city) afresh: they belonged to the old bank.
-      const rebrowse = filters.receivingAgentHeadOfficeCode !== values.receivingAgentHeadOfficeCode || filters.bankCode !== values.bankCode;
+      const rebrowse =
+        filters.receivingAgentHeadOfficeCode !== values.receivingAgentHeadOfficeCode ||
+        filters.bankCode !== values.bankCode;
       const browsing = rebrowse ? { state: '', city: '' } : { state: values.state, city: values.city };
       // The request leaves now, not after the screen has rendered the new URL (~200 ms later on a busy PC).
-      const next = { ...others, receivingCountry, deliveryMode, ...presentValues({ ...values, ...filters, ...browsing, pageNumber: '' }) };
-      if (next.receivingAgentHeadOfficeCode && !next.state && !next.city) void queryClient.prefetchQuery(branchesQueryOptions({ ...withoutBrowsing(next), receivingAgentHeadOfficeCode: next.receivingAgentHeadOfficeCode }));
+      const next = {
+        ...others,
+        receivingCountry,
+        deliveryMode,
+        ...presentValues({ ...values, ...filters, ...browsing, pageNumber: '' }),
+      };
+      if (next.receivingAgentHeadOfficeCode && !next.state && !next.city)
+        void queryClient.prefetchQuery(
+          branchesQueryOptions({
+            ...withoutBrowsing(next),
+            receivingAgentHeadOfficeCode: next.receivingAgentHeadOfficeCode,
+          }),
+        );
       update({ ...filters, ...(rebrowse ? browsing : {}) }, { flushSync: true });
     },
   });
@@ -95,7 +146,13 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
     if (!headOffice && headOffices[0]) update({ receivingAgentHeadOfficeCode: headOffices[0].code }, { replace: true });
   }, [headOffice, headOffices, update]);
 
-  const params = { ...others, receivingCountry, deliveryMode, ...presentValues(withoutBrowsing(values)), receivingAgentHeadOfficeCode: headOffice };
+  const params = {
+    ...others,
+    receivingCountry,
+    deliveryMode,
+    ...presentValues(withoutBrowsing(values)),
+    receivingAgentHeadOfficeCode: headOffice,
+  };
   // Browsing to a state or city: the table is the browse answer's page; otherwise the spec's Get Bank Branches,
   // with the facets asked for alongside (one row of page, only their counts are used).
   const narrowed = Boolean(values.state || values.city);
@@ -111,7 +168,14 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
   const isEmpty = !headOffice || branches.data?.data.length === 0;
   const codeProblem = values.bankCode ? bankCodeProblem(receivingCountry, values.bankCode) : undefined;
   // An empty answer to a well-formed code: ask the other head offices whether they pay into it.
-  const askOthers = Boolean(isEmpty && chosenOffice && values.bankCode && !codeProblem && !branches.isPlaceholderData && !isPastLastPage(pagination));
+  const askOthers = Boolean(
+    isEmpty &&
+    chosenOffice &&
+    values.bankCode &&
+    !codeProblem &&
+    !branches.isPlaceholderData &&
+    !isPastLastPage(pagination),
+  );
   const payingOffices = useHeadOfficesPayingInto(
     { receivingCountry, deliveryMode, bankCode: values.bankCode },
     headOffices.filter((o) => o.code !== headOffice).map((o) => o.code),
@@ -120,7 +184,9 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
 
   // On a phone the less used fields fold away, so the results start near the top; any of them in use stays open.
   const [moreOpen, setMoreOpen] = useState(false);
-  const foldedInUse = Boolean(values.branchLocation || values.address || values.district || values.state || values.city);
+  const foldedInUse = Boolean(
+    values.branchLocation || values.address || values.district || values.state || values.city,
+  );
   const showFolded = !isPhone || moreOpen || foldedInUse;
 
   const columns: ResultColumn<BankBranch>[] = [
@@ -134,7 +200,10 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
         </>
       ),
     },
-    { header: 'Routing number', cell: (branch) => <CopyableCode value={branch.routingNumber} label="routing number" /> },
+    {
+      header: 'Routing number',
+      cell: (branch) => <CopyableCode value={branch.routingNumber} label="routing number" />,
+    },
     { header: 'Branch', cell: (branch) => branch.branchName },
     { header: 'Branch location', cell: (branch) => branch.branchLocation },
     { header: 'Address', cell: (branch) => branch.address },
@@ -145,14 +214,19 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
   const empty = () => {
     if (!headOffice) return 'Choose a head office.';
     if (pagination && isPastLastPage(pagination)) return <PastLastPage pagination={pagination} onChange={update} />;
-    if (!chosenOffice) return `Head office ${headOffice} is not one of the mode-04 payout networks of ${receivingCountry}: choose one from the list.`;
+    if (!chosenOffice)
+      return `Head office ${headOffice} is not one of the mode-04 payout networks of ${receivingCountry}: choose one from the list.`;
     const office = `${chosenOffice.name} (${chosenOffice.code})`;
     if (codeProblem) return `No branches: ${codeProblem}`;
     const filters = (['bankName', 'branchLocation', 'address', 'district'] as const)
       .filter((name) => values[name])
-      .map((name) => `${LABELS[name]} "${name === 'district' || name === 'address' ? withPlaceAliases(receivingCountry, values[name]) : values[name]}"`);
+      .map(
+        (name) =>
+          `${LABELS[name]} "${name === 'district' || name === 'address' ? withPlaceAliases(receivingCountry, values[name]) : values[name]}"`,
+      );
     if (values.bankCode) {
-      if (payingOffices.isPending) return `No branch with code ${values.bankCode} under ${office}; checking the other head offices…`;
+      if (payingOffices.isPending)
+        return `No branch with code ${values.bankCode} under ${office}; checking the other head offices…`;
       const paying = headOffices.filter((o) => payingOffices.codes.includes(o.code));
       if (paying.length === 0)
         return `No branch of ${receivingCountry} with the code ${values.bankCode}${filters.length ? ` and ${filters.join(', ')}` : ''} under any head office.`;
@@ -162,7 +236,11 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
           {paying.map((o, i) => (
             <span key={o.code}>
               {i > 0 && ', '}
-              <Button size="small" onClick={() => update({ receivingAgentHeadOfficeCode: o.code })} sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline' }}>
+              <Button
+                size="small"
+                onClick={() => update({ receivingAgentHeadOfficeCode: o.code })}
+                sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline' }}
+              >
                 {o.name} ({o.code})
               </Button>
             </span>
@@ -171,7 +249,9 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
         </Alert>
       );
     }
-    return filters.length ? `No branches of ${office} match ${filters.join(', ')}.` : `${office} has no branches listed.`;
+    return filters.length
+      ? `No branches of ${office} match ${filters.join(', ')}.`
+      : `${office} has no branches listed.`;
   };
 
   return (
@@ -205,14 +285,19 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
                   {office.name} ({office.code})
                 </MenuItem>
               ))}
-              {headOffice && !headOffices.some((o) => o.code === headOffice) && <MenuItem value={headOffice}>{headOffice}</MenuItem>}
+              {headOffice && !headOffices.some((o) => o.code === headOffice) && (
+                <MenuItem value={headOffice}>{headOffice}</MenuItem>
+              )}
             </TextField>
           )}
         />
         {TEXT_FIELDS.filter((f) => f.phone || showFolded).map(({ name, label, hint }) => (
           <TextField
             key={name}
-            {...form.register(name, name === 'bankCode' ? { setValueAs: (value: string) => withoutSpaces(value ?? '') } : undefined)}
+            {...form.register(
+              name,
+              name === 'bankCode' ? { setValueAs: (value: string) => withoutSpaces(value ?? '') } : undefined,
+            )}
             size="small"
             label={label}
             error={Boolean(errors[name])}
@@ -225,12 +310,23 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
             size="small"
             label="District"
             error={Boolean(errors.district)}
-            helperText={errors.district ? `District ${errors.district.message}` : 'Bangladesh only, contains; old or new name (Chittagong or Chattogram)'}
+            helperText={
+              errors.district
+                ? `District ${errors.district.message}`
+                : 'Bangladesh only, contains; old or new name (Chittagong or Chattogram)'
+            }
           />
         )}
         {isPhone && !foldedInUse && (
-          <Button size="small" onClick={() => setMoreOpen((open) => !open)} aria-expanded={showFolded} sx={{ justifySelf: 'start' }}>
-            {showFolded ? 'Fewer filters' : `More filters (branch location, address${isBangladesh ? ', district' : ''}; browse by bank)`}
+          <Button
+            size="small"
+            onClick={() => setMoreOpen((open) => !open)}
+            aria-expanded={showFolded}
+            sx={{ justifySelf: 'start' }}
+          >
+            {showFolded
+              ? 'Fewer filters'
+              : `More filters (branch location, address${isBangladesh ? ', district' : ''}; browse by bank)`}
           </Button>
         )}
         {/* Enter in a field submits at once instead of waiting for the typing pause. */}
@@ -270,9 +366,24 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
               }}
               columns={CSV_COLUMNS}
               screen="branches"
-              filters={{ receivingCountry, receivingAgentHeadOfficeCode: headOffice, bankName: values.bankName, bankCode: values.bankCode, branchLocation: values.branchLocation, address: values.address, district: values.district, state: values.state, city: values.city }}
+              filters={{
+                receivingCountry,
+                receivingAgentHeadOfficeCode: headOffice,
+                bankName: values.bankName,
+                bankCode: values.bankCode,
+                branchLocation: values.branchLocation,
+                address: values.address,
+                district: values.district,
+                state: values.state,
+                city: values.city,
+              }}
             />
-            <ResultsView label="Bank branches" rows={branches.data.data} columns={columns} rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`} />
+            <ResultsView
+              label="Bank branches"
+              rows={branches.data.data}
+              columns={columns}
+              rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`}
+            />
             <ResultsPagination pagination={branches.data.pagination} onChange={(change) => update(change)} />
           </>
         )}

@@ -15,7 +15,13 @@ export interface BrowseChoice {
   city: string;
 }
 
-export function BrowseFacets({ receivingCountry, facets, choice, onChoose, disabled }: {
+export function BrowseFacets({
+  receivingCountry,
+  facets,
+  choice,
+  onChoose,
+  disabled,
+}: {
   receivingCountry: string;
   facets: BrowseResponse['facets'] | undefined;
   choice: BrowseChoice;
@@ -32,7 +38,13 @@ export function BrowseFacets({ receivingCountry, facets, choice, onChoose, disab
   // A list not open yet says why in its helper text, which must stay readable (WCAG contrast) though the list is disabled.
   const helper = { formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } } };
   return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} role="group" aria-label="Browse by bank, state and city" data-testid="browse-facets">
+    <Stack
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={2}
+      role="group"
+      aria-label="Browse by bank, state and city"
+      data-testid="browse-facets"
+    >
       <TextField
         select
         size="small"
@@ -64,7 +76,9 @@ export function BrowseFacets({ receivingCountry, facets, choice, onChoose, disab
       >
         <MenuItem value={ALL}>{isBangladesh ? 'All divisions' : 'All states'}</MenuItem>
         {/* A state from a link or a hand-edited URL with no branches here still shows what narrows the table. */}
-        {choice.state && !states.some((s) => s.code === choice.state) && <MenuItem value={choice.state}>{`${choice.state}${count(0)}`}</MenuItem>}
+        {choice.state && !states.some((s) => s.code === choice.state) && (
+          <MenuItem value={choice.state}>{`${choice.state}${count(0)}`}</MenuItem>
+        )}
         {states.map((state) => (
           <MenuItem key={state.code} value={state.code} data-count={state.count}>
             {`${state.name}${count(state.count)}`}
@@ -80,10 +94,14 @@ export function BrowseFacets({ receivingCountry, facets, choice, onChoose, disab
         disabled={disabled || !choice.state || (cities.length === 0 && !choice.city)}
         sx={{ minWidth: 200, flex: 1 }}
         slotProps={helper}
-        helperText={choice.state ? `${cities.length} with branches` : `Choose a ${isBangladesh ? 'division' : 'state'} first`}
+        helperText={
+          choice.state ? `${cities.length} with branches` : `Choose a ${isBangladesh ? 'division' : 'state'} first`
+        }
       >
         <MenuItem value={ALL}>{isBangladesh ? 'All districts' : 'All cities'}</MenuItem>
-        {choice.city && !cities.some((c) => c.name === choice.city) && <MenuItem value={choice.city}>{choice.city}</MenuItem>}
+        {choice.city && !cities.some((c) => c.name === choice.city) && (
+          <MenuItem value={choice.city}>{choice.city}</MenuItem>
+        )}
         {cities.map((city) => (
           <MenuItem key={city.name} value={city.name} data-count={city.count}>
             {`${city.name}${count(city.count)}`}

@@ -18,13 +18,20 @@ const schema = z.object({ code: codePathParams.shape.code });
 
 /** True when the key press belongs to something the teller is typing into. */
 const typingElsewhere = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.getAttribute('role') === 'combobox');
+  target instanceof HTMLElement &&
+  (target.isContentEditable ||
+    ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) ||
+    target.getAttribute('role') === 'combobox');
 
 export function CodeBox() {
   const navigate = useNavigate();
   const { receivingCountry, deliveryMode } = useReceivingSelection();
   const input = useRef<HTMLInputElement>(null);
-  const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { code: '' }, mode: 'onSubmit' });
+  const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: { code: '' },
+    mode: 'onSubmit',
+  });
   const error = form.formState.errors.code?.message;
 
   useEffect(() => {
@@ -50,7 +57,15 @@ export function CodeBox() {
       // A pasted code is complete (a cheque's IFSC, a text message's routing number): it is looked up at once,
       // once the pasted text is in the field (the input event follows the paste event).
       onPaste={() => setTimeout(() => void lookUp())}
-      sx={{ bgcolor: 'background.paper', color: 'text.primary', borderRadius: 1, px: 1, pt: 0.75, pb: error ? 0.5 : 0.75, width: { xs: '100%', sm: 340 } }}
+      sx={{
+        bgcolor: 'background.paper',
+        color: 'text.primary',
+        borderRadius: 1,
+        px: 1,
+        pt: 0.75,
+        pb: error ? 0.5 : 0.75,
+        width: { xs: '100%', sm: 340 },
+      }}
     >
       <TextField
         {...field}
@@ -79,7 +94,18 @@ export function CodeBox() {
           input: {
             endAdornment: (
               <InputAdornment position="end">
-                <Box component="kbd" aria-hidden sx={{ border: 1, borderColor: 'text.secondary', borderRadius: 0.5, px: 0.5, fontSize: '0.75rem', color: 'text.secondary' }}>
+                <Box
+                  component="kbd"
+                  aria-hidden
+                  sx={{
+                    border: 1,
+                    borderColor: 'text.secondary',
+                    borderRadius: 0.5,
+                    px: 0.5,
+                    fontSize: '0.75rem',
+                    color: 'text.secondary',
+                  }}
+                >
                   /
                 </Box>
               </InputAdornment>

@@ -5,7 +5,13 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { BANK_CODE_FORMATS, type CodeFormat, type CodeLookupResponse, type CodeMatch, type PayingHeadOffice } from '../../../../contract';
+import {
+  BANK_CODE_FORMATS,
+  type CodeFormat,
+  type CodeLookupResponse,
+  type CodeMatch,
+  type PayingHeadOffice,
+} from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { countOf } from '../../../components/ui/results-header';
 import { agentSearchLink, branchFinderLink } from '../../../lib/links';
@@ -26,7 +32,11 @@ const ALL_FORMATS = Object.entries(BANK_CODE_FORMATS).flatMap(([country, f]) => 
 
 function HeadOffices({ match, offices }: { match: CodeMatch; offices: PayingHeadOffice[] }) {
   if (offices.length === 0)
-    return <Typography variant="body2">No head office of {match.receivingCountryName} pays into {match.bankName} for delivery mode 04.</Typography>;
+    return (
+      <Typography variant="body2">
+        No head office of {match.receivingCountryName} pays into {match.bankName} for delivery mode 04.
+      </Typography>
+    );
   return (
     <Box>
       <Typography variant="body2" component="h3" sx={{ fontWeight: 600 }}>
@@ -37,7 +47,12 @@ function HeadOffices({ match, offices }: { match: CodeMatch; offices: PayingHead
           <li key={office.receivingAgentHeadOfficeCode}>
             <Link
               component={RouterLink}
-              to={branchFinderLink({ receivingCountry: match.receivingCountry, receivingAgentHeadOfficeCode: office.receivingAgentHeadOfficeCode, bankCode: match.kind === 'branch' ? (match.branch?.routingNumber ?? undefined) : (match.bankCode ?? undefined) })}
+              to={branchFinderLink({
+                receivingCountry: match.receivingCountry,
+                receivingAgentHeadOfficeCode: office.receivingAgentHeadOfficeCode,
+                bankCode:
+                  match.kind === 'branch' ? (match.branch?.routingNumber ?? undefined) : (match.bankCode ?? undefined),
+              })}
             >
               {office.headOfficeName} ({office.receivingAgentHeadOfficeCode})
             </Link>
@@ -52,7 +67,13 @@ function HeadOffices({ match, offices }: { match: CodeMatch; offices: PayingHead
 function Match({ match }: { match: CodeMatch }) {
   const { branch, agent } = match;
   return (
-    <Paper variant="outlined" component="article" aria-label={`${KIND_LABELS[match.kind]} in ${match.receivingCountryName}`} sx={{ p: 2 }} data-testid="code-match">
+    <Paper
+      variant="outlined"
+      component="article"
+      aria-label={`${KIND_LABELS[match.kind]} in ${match.receivingCountryName}`}
+      sx={{ p: 2 }}
+      data-testid="code-match"
+    >
       <Stack spacing={1}>
         <Typography component="h2" variant="h6">
           {KIND_LABELS[match.kind]} · {match.receivingCountryName} ({match.receivingCountry})
@@ -65,23 +86,44 @@ function Match({ match }: { match: CodeMatch }) {
         {branch && (
           <>
             <Typography>
-              Branch: <strong>{branch.branchName}</strong> <CopyableCode value={branch.routingNumber} label="routing number" />
+              Branch: <strong>{branch.branchName}</strong>{' '}
+              <CopyableCode value={branch.routingNumber} label="routing number" />
             </Typography>
-            <Typography variant="body2">{[branch.branchLocation, branch.address].filter(Boolean).join(' · ')}</Typography>
-            <Typography variant="body2">{[branch.city, branch.district, branch.stateName].filter(Boolean).join(', ')}</Typography>
+            <Typography variant="body2">
+              {[branch.branchLocation, branch.address].filter(Boolean).join(' · ')}
+            </Typography>
+            <Typography variant="body2">
+              {[branch.city, branch.district, branch.stateName].filter(Boolean).join(', ')}
+            </Typography>
           </>
         )}
-        {match.kind === 'bank' && match.branchCount !== null && <Typography variant="body2">{countOf(match.branchCount, { one: 'branch', other: 'branches' })} in the data set</Typography>}
+        {match.kind === 'bank' && match.branchCount !== null && (
+          <Typography variant="body2">
+            {countOf(match.branchCount, { one: 'branch', other: 'branches' })} in the data set
+          </Typography>
+        )}
         {agent && (
           <>
             <Typography>
               Agent: <strong>{agent.agentName}</strong> <CopyableCode value={agent.agentCode} label="agent code" />
             </Typography>
             <Typography variant="body2">
-              Head office: {agent.headOfficeName} ({agent.receivingAgentHeadOfficeCode}) · delivery modes {agent.deliveryModes.join(', ')}
+              Head office: {agent.headOfficeName} ({agent.receivingAgentHeadOfficeCode}) · delivery modes{' '}
+              {agent.deliveryModes.join(', ')}
             </Typography>
-            <Typography variant="body2">{[agent.addressLine1, agent.addressLine2, agent.city, agent.stateName, agent.phoneNumber].filter(Boolean).join(' · ')}</Typography>
-            <Link component={RouterLink} to={agentSearchLink({ receivingCountry: agent.receivingCountry, deliveryMode: agent.deliveryModes[0], search: agent.agentName })}>
+            <Typography variant="body2">
+              {[agent.addressLine1, agent.addressLine2, agent.city, agent.stateName, agent.phoneNumber]
+                .filter(Boolean)
+                .join(' · ')}
+            </Typography>
+            <Link
+              component={RouterLink}
+              to={agentSearchLink({
+                receivingCountry: agent.receivingCountry,
+                deliveryMode: agent.deliveryModes[0],
+                search: agent.agentName,
+              })}
+            >
               Open {agent.agentName} in the agent search
             </Link>
           </>
@@ -92,21 +134,30 @@ function Match({ match }: { match: CodeMatch }) {
   );
 }
 
-export function CodeMatches({ answer, countryName }: { answer: CodeLookupResponse; countryName: (code: string) => string }) {
+export function CodeMatches({
+  answer,
+  countryName,
+}: {
+  answer: CodeLookupResponse;
+  countryName: (code: string) => string;
+}) {
   const { code, data, formats, issuedIfsc } = answer;
   const tried = formats.map((f) => formatText(f, countryName));
   return (
     <Stack spacing={2}>
       <Typography role="status" data-testid="result-total">
-        {data.length === 0 ? `No record with the code ${code}` : `${countOf(data.length, { one: 'match', other: 'matches' })} for ${code}`}
+        {data.length === 0
+          ? `No record with the code ${code}`
+          : `${countOf(data.length, { one: 'match', other: 'matches' })} for ${code}`}
       </Typography>
       {data.map((match, i) => (
         <Match key={`${match.kind}:${match.receivingCountry}:${i}`} match={match} />
       ))}
       {issuedIfsc && (
         <Alert severity="info" data-testid="issued-ifsc">
-          <strong>{issuedIfsc.ifsc}</strong> is a real IFSC of <strong>{issuedIfsc.bankName ?? issuedIfsc.bankCode}</strong> ({issuedIfsc.bankCode}), on the RBI&apos;s
-          list, but its branch is not in the served data set.{' '}
+          <strong>{issuedIfsc.ifsc}</strong> is a real IFSC of{' '}
+          <strong>{issuedIfsc.bankName ?? issuedIfsc.bankCode}</strong> ({issuedIfsc.bankCode}), on the RBI&apos;s list,
+          but its branch is not in the served data set.{' '}
           {issuedIfsc.headOffices.length
             ? `Head offices that pay into ${issuedIfsc.bankName ?? issuedIfsc.bankCode} for delivery mode 04: ${issuedIfsc.headOffices.map((h) => `${h.headOfficeName} (${h.receivingAgentHeadOfficeCode})`).join(', ')}.`
             : `No head office pays into ${issuedIfsc.bankName ?? issuedIfsc.bankCode} for delivery mode 04.`}

@@ -3,15 +3,31 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { csvRows } from '../../../../testing/csv-rows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_CODE_LENGTH, branchesResponse, browseResponse, codeLookupResponse, problem, type BrowseResponse, type CodeLookupResponse } from '../../../../contract';
+import {
+  MAX_CODE_LENGTH,
+  branchesResponse,
+  browseResponse,
+  codeLookupResponse,
+  problem,
+  type BrowseResponse,
+  type CodeLookupResponse,
+} from '../../../../contract';
 import { SEED_DIR } from '../../../seed/seed';
 import { createTestApp, testEngines, type TestApp } from '../../../../testing/test-app';
 
 // Issue #15, the API extensions: GET /v1/codes/{code} and GET /v1/banks/browse, through the real app on the
 // real data of every store engine. Expected values come from the shipped CSV files and Razorpay's IFSC list.
 
-interface BranchCsv { country: string; bank_code: string; bank_name: string; routing_number: string; branch_name: string; district: string }
-const branchCsv = (country: string) => csvRows(readFileSync(join(SEED_DIR, 'bank-branches', `${country}.csv`))) as unknown as BranchCsv[];
+interface BranchCsv {
+  country: string;
+  bank_code: string;
+  bank_name: string;
+  routing_number: string;
+  branch_name: string;
+  district: string;
+}
+const branchCsv = (country: string) =>
+  csvRows(readFileSync(join(SEED_DIR, 'bank-branches', `${country}.csv`))) as unknown as BranchCsv[];
 const partners = csvRows(readFileSync(join(SEED_DIR, 'partners.csv')));
 /** Mode-04 head offices of the country whose routes_to_banks hold the bank ("*": every bank of the country). */
 const payingInto = (country: string, bankCode: string) =>
@@ -65,7 +81,13 @@ describe.each(testEngines())('code lookup and browsing on the %s store', (engine
       expect(answer.formats).toContainEqual(expect.objectContaining({ kind: 'branch', receivingCountry: 'IN' }));
       expect(answer.data).toHaveLength(1);
       const [match] = answer.data;
-      expect(match).toMatchObject({ kind: 'branch', receivingCountry: 'IN', receivingCountryName: 'India', bankCode: row.bank_code, bankName: row.bank_name });
+      expect(match).toMatchObject({
+        kind: 'branch',
+        receivingCountry: 'IN',
+        receivingCountryName: 'India',
+        bankCode: row.bank_code,
+        bankName: row.bank_name,
+      });
       expect(match.branch).toMatchObject({ routingNumber: row.routing_number, branchName: row.branch_name });
       expect(byCode(match.headOffices)).toEqual(payingInto('IN', row.bank_code));
       expect(match.headOffices.length).toBeGreaterThan(0);
@@ -81,7 +103,9 @@ describe.each(testEngines())('code lookup and browsing on the %s store', (engine
       expect(answer.data[0]).toMatchObject({ kind: 'branch', receivingCountry: 'BD', bankCode: row.bank_code });
       expect(answer.data[0].branch?.routingNumber).toBe(row.routing_number);
       expect(byCode(answer.data[0].headOffices)).toEqual(payingInto('BD', row.bank_code));
-      expect(answer.data[0].headOffices.map((h) => h.receivingAgentHeadOfficeCode)).toEqual(expect.arrayContaining(['BRACBD', 'SONLBD']));
+      expect(answer.data[0].headOffices.map((h) => h.receivingAgentHeadOfficeCode)).toEqual(
+        expect.arrayContaining(['BRACBD', 'SONLBD']),
+      );
     });
 
     it('finds a Nigerian bank code with its branch count', async () => {
@@ -100,7 +124,12 @@ describe.each(testEngines())('code lookup and browsing on the %s store', (engine
     });
 
     it('finds an agent code', async () => {
-      const agents = await t.get('/v1/agents', { receivingCountry: 'MX', deliveryMode: '01', pageNumber: '3', pageSize: '1' });
+      const agents = await t.get('/v1/agents', {
+        receivingCountry: 'MX',
+        deliveryMode: '01',
+        pageNumber: '3',
+        pageSize: '1',
+      });
       const agent = agents.json().data[0];
       const answer = await lookup(agent.agentCode.toLowerCase());
       expect(answer.data).toEqual([expect.objectContaining({ kind: 'agent', receivingCountry: 'MX', agent })]);
@@ -118,14 +147,25 @@ describe.each(testEngines())('code lookup and browsing on the %s store', (engine
 
     it('answers an unknown code with 200, no match and the formats it was tried as', async () => {
       const answer = await lookup('QQ 12');
-      expect(answer).toEqual({ code: 'QQ12', formats: [{ kind: 'agent', receivingCountry: null, description: 'an agent code' }], data: [], issuedIfsc: null });
+      expect(answer).toEqual({
+        code: 'QQ12',
+        formats: [{ kind: 'agent', receivingCountry: null, description: 'an agent code' }],
+        data: [],
+        issuedIfsc: null,
+      });
       const ifscShaped = await lookup('ZZZZ0999999');
       expect(ifscShaped.data).toEqual([]);
       expect(ifscShaped.issuedIfsc).toBeNull();
-      expect(ifscShaped.formats.map((f) => [f.kind, f.receivingCountry])).toEqual([['branch', 'IN'], ['agent', null]]);
+      expect(ifscShaped.formats.map((f) => [f.kind, f.receivingCountry])).toEqual([
+        ['branch', 'IN'],
+        ['agent', null],
+      ]);
       const nineDigits = await lookup('999999999');
       expect(nineDigits.data).toEqual([]);
-      expect(nineDigits.formats.map((f) => [f.kind, f.receivingCountry])).toEqual([['branch', 'BD'], ['agent', null]]);
+      expect(nineDigits.formats.map((f) => [f.kind, f.receivingCountry])).toEqual([
+        ['branch', 'BD'],
+        ['agent', null],
+      ]);
     });
 
     it('says of a real IFSC the India extract does not hold which bank issued it, and who pays into that bank', async () => {
@@ -133,12 +173,19 @@ describe.each(testEngines())('code lookup and browsing on the %s store', (engine
       const issued = require('ifsc/src/IFSC.json') as Record<string, (number | string)[]>;
       const names = require('ifsc/src/banknames.json') as Record<string, string>;
       const held = new Set(IN.map((r) => r.bank_code));
-      const bank = Object.keys(issued).find((code) => !held.has(code) && typeof issued[code][0] === 'number' && names[code])!;
+      const bank = Object.keys(issued).find(
+        (code) => !held.has(code) && typeof issued[code][0] === 'number' && names[code],
+      )!;
       const ifsc = `${bank}0${String(issued[bank][0]).padStart(6, '0')}`;
       const answer = await lookup(ifsc.toLowerCase());
       expect(answer.data).toEqual([]);
       // Only the head offices paying into every bank of India ("*") pay into a bank the extract does not hold.
-      expect(answer.issuedIfsc).toEqual({ ifsc, bankCode: bank, bankName: names[bank], headOffices: payingInto('IN', bank) });
+      expect(answer.issuedIfsc).toEqual({
+        ifsc,
+        bankCode: bank,
+        bankName: names[bank],
+        headOffices: payingInto('IN', bank),
+      });
       expect(answer.issuedIfsc!.headOffices.length).toBeGreaterThan(0);
       // Well-formed but never issued: no bank.
       expect((await lookup(`${bank}0ZZZZZZ`)).issuedIfsc).toBeNull();
@@ -154,7 +201,15 @@ describe.each(testEngines())('code lookup and browsing on the %s store', (engine
       }
       // Header and path problems together in one answer; a query parameter is refused like everywhere.
       const both = await t.get(`/v1/codes/${'A'.repeat(MAX_CODE_LENGTH + 1)}`, {}, {});
-      expect(problem.parse(both.json()).errors.map((e) => [e.name, e.in]).sort()).toEqual([['code', 'path'], ['x-fapi-financial-id', 'header']]);
+      expect(
+        problem
+          .parse(both.json())
+          .errors.map((e) => [e.name, e.in])
+          .sort(),
+      ).toEqual([
+        ['code', 'path'],
+        ['x-fapi-financial-id', 'header'],
+      ]);
       const extra = await t.get('/v1/codes/SBIN', { country: 'IN' });
       expect(extra.statusCode).toBe(400);
       expect(problem.parse(extra.json()).errors).toEqual([expect.objectContaining({ name: 'country', in: 'query' })]);
@@ -173,7 +228,8 @@ describe.each(testEngines())('code lookup and browsing on the %s store', (engine
         // Without a state or city it is the branch finder's answer.
         expect(answer.pagination.totalItems).toBe(await branchesTotal(query));
         expect(answer.facets.banks.reduce((sum, b) => sum + b.count, 0)).toBe(answer.pagination.totalItems);
-        for (const bank of answer.facets.banks) expect(bank.count, bank.bankCode).toBe(await branchesTotal({ ...query, bankCode: bank.bankCode }));
+        for (const bank of answer.facets.banks)
+          expect(bank.count, bank.bankCode).toBe(await branchesTotal({ ...query, bankCode: bank.bankCode }));
       }
     });
 
@@ -184,14 +240,22 @@ describe.each(testEngines())('code lookup and browsing on the %s store', (engine
         for (const r of rows) counts.set(r.bank_code, (counts.get(r.bank_code) ?? 0) + 1);
         return [...counts].sort((x, y) => y[1] - x[1])[0][0];
       };
-      for (const [country, office, bankCode] of [['BD', 'BRACBD', largest(BD)], ['IN', 'ICICIN', largest(IN)]] as const) {
+      for (const [country, office, bankCode] of [
+        ['BD', 'BRACBD', largest(BD)],
+        ['IN', 'ICICIN', largest(IN)],
+      ] as const) {
         const csvRows = (country === 'BD' ? BD : IN).filter((r) => r.bank_code === bankCode);
         const bank = await browse({ receivingCountry: country, receivingAgentHeadOfficeCode: office, bankCode });
         expect(bank.pagination.totalItems).toBe(csvRows.length);
         expect(bank.facets.states.reduce((sum, s) => sum + s.count, 0)).toBe(csvRows.length);
         expect(bank.facets.cities).toEqual([]);
         const state = bank.facets.states.reduce((most, s) => (s.count > most.count ? s : most));
-        const inState = await browse({ receivingCountry: country, receivingAgentHeadOfficeCode: office, bankCode, state: state.code });
+        const inState = await browse({
+          receivingCountry: country,
+          receivingAgentHeadOfficeCode: office,
+          bankCode,
+          state: state.code,
+        });
         expect(inState.pagination.totalItems).toBe(state.count);
         expect(inState.data.every((b) => b.state === state.code && b.bankCode === bankCode)).toBe(true);
         expect(inState.facets.cities.reduce((sum, c) => sum + c.count, 0)).toBe(state.count);
@@ -201,7 +265,13 @@ describe.each(testEngines())('code lookup and browsing on the %s store', (engine
           expect(inState.facets.cities.every((c) => districts.has(c.name))).toBe(true);
         }
         for (const city of inState.facets.cities.slice(0, 5)) {
-          const inCity = await browse({ receivingCountry: country, receivingAgentHeadOfficeCode: office, bankCode, state: state.code, city: city.name.toLowerCase() });
+          const inCity = await browse({
+            receivingCountry: country,
+            receivingAgentHeadOfficeCode: office,
+            bankCode,
+            state: state.code,
+            city: city.name.toLowerCase(),
+          });
           expect(inCity.pagination.totalItems, city.name).toBe(city.count);
           expect(inCity.data.every((b) => (b.city ?? b.district) === city.name)).toBe(true);
         }
@@ -210,10 +280,27 @@ describe.each(testEngines())('code lookup and browsing on the %s store', (engine
 
     it('answers a head office that is not one of the country with an empty page, and validates like the branch finder', async () => {
       const empty = await browse({ receivingCountry: 'BD', receivingAgentHeadOfficeCode: 'ICICIN' });
-      expect(empty).toEqual({ data: [], pagination: { pageNumber: 1, pageSize: 1000, totalItems: 0, totalPages: 0 }, facets: { banks: [], states: [], cities: [] } });
-      const res = await t.get('/v1/banks/browse', { receivingCountry: 'IN', deliveryMode: '01', receivingAgentHeadOfficeCode: 'ICICIN', state: 'XX', city: 'x'.repeat(101), district: 'y', pagesize: '2' });
+      expect(empty).toEqual({
+        data: [],
+        pagination: { pageNumber: 1, pageSize: 1000, totalItems: 0, totalPages: 0 },
+        facets: { banks: [], states: [], cities: [] },
+      });
+      const res = await t.get('/v1/banks/browse', {
+        receivingCountry: 'IN',
+        deliveryMode: '01',
+        receivingAgentHeadOfficeCode: 'ICICIN',
+        state: 'XX',
+        city: 'x'.repeat(101),
+        district: 'y',
+        pagesize: '2',
+      });
       expect(res.statusCode).toBe(400);
-      expect(problem.parse(res.json()).errors.map((e) => e.name).sort()).toEqual(['city', 'deliveryMode', 'district', 'pagesize', 'state']);
+      expect(
+        problem
+          .parse(res.json())
+          .errors.map((e) => e.name)
+          .sort(),
+      ).toEqual(['city', 'deliveryMode', 'district', 'pagesize', 'state']);
     });
   });
 });
