@@ -92,7 +92,7 @@ async function startServer(choice: { dataDir: string; databaseUrl?: string }, wo
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child.stdout!.resume();
-  let indexLog: Record<string, unknown> | null = null;
+  let indexLog: Record<string, unknown>;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
     if (Date.now() - started > 600_000) throw new Error('the server was not ready within 10 minutes');
