@@ -1,6 +1,7 @@
 import type { PayoutType } from '../../contract';
 import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../seed/data-set';
 import { Dictionary, compareCodePoints, toStringTable, type StringTableData } from './strings';
+import type { DocumentTable } from './documents';
 import { buildPostings, buildTrigramIndex, type PostingsData, type TrigramIndexData } from './text-index';
 
 // Builds the search index of one data set: plain data (typed arrays and string tables) that a worker thread
@@ -87,6 +88,8 @@ export interface SearchIndexData {
   hashes: Record<'routing' | 'agentCode', Int32Array>;
   trigrams: Record<'branchName' | 'addr1Lower' | 'addr2Lower' | 'districtLower' | 'agentName', TrigramIndexData>;
   postings: Record<'branchName' | 'addr1Lower' | 'addr2Lower' | 'districtLower' | 'agentName' | 'agentState', PostingsData>;
+  /** Each row's answer record as JSON (documents.ts); written by the SearchIndex made from this data. */
+  documents?: { branches: DocumentTable; agents: DocumentTable };
 }
 
 /** A dictionary's ids renumbered in code-point order of the values: rank[id]. */
@@ -401,5 +404,6 @@ export function indexSize(data: SearchIndexData): Record<string, number> {
     stringTables: bytes(data.tables),
     trigramIndexes: bytes(data.trigrams),
     postings: bytes(data.postings),
+    documents: bytes(data.documents),
   };
 }

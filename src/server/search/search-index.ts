@@ -2,6 +2,7 @@ import { ACCOUNT_TRANSFER_TO_OTHER_BANK, placeNameVariants, type Agent, type Ban
 import { deliveryModeCodeOf } from '../seed/delivery-modes';
 import { pageOf, splitBankBranchSearch, type AgentSearch, type BranchSearch } from '../store/store';
 import { codeHash, type OfficeEntry, type SearchIndexData } from './build';
+import { documentSource, encodeDocuments, pageBody, type DocumentTable } from './documents';
 import { IdSet, TextIndex, postingsRows, type PostingsData } from './text-index';
 import { StringTable } from './strings';
 import { pageOfRanks } from './select';
@@ -49,6 +50,9 @@ export class SearchIndex {
   private readonly sets: Record<'branchName' | 'addr1Lower' | 'addr2Lower' | 'districtLower' | 'agentName', IdSet>;
   /** Matches of a search whose rows are gathered from postings (reused, grown as needed). */
   private gathered = new Int32Array(4096);
+  /** Each row's record as JSON (documents.ts), and Buffers over those bytes. */
+  private readonly documents: { branches: DocumentTable; agents: DocumentTable };
+  private readonly sources: { branches: Buffer; agents: Buffer };
 
   constructor(private readonly data: SearchIndexData) {
     this.version = data.version;
@@ -61,6 +65,13 @@ export class SearchIndex {
     this.text = { branchName: text('branchName'), addr1Lower: text('addr1Lower'), addr2Lower: text('addr2Lower'), districtLower: text('districtLower'), agentName: text('agentName') };
     const set = (name: keyof SearchIndex['text']) => new IdSet(this.tables[name].size);
     this.sets = { branchName: set('branchName'), addr1Lower: set('addr1Lower'), addr2Lower: set('addr2Lower'), districtLower: set('districtLower'), agentName: set('agentName') };
+    // Written once per data set (in the index worker, which then posts them with the rest), read by every answer.
+    data.documents ??= {
+      branches: encodeDocuments(data.branches.count, (row) => JSON.stringify(this.branchRecord(row, '')).slice(BRANCH_DOCUMENT_CUT)),
+      agents: encodeDocuments(data.agents.count, (row) => JSON.stringify(this.agentRecord(row))),
+    };
+    this.documents = data.documents;
+    this.sources = { branches: documentSource(data.documents.branches), agents: documentSource(data.documents.agents) };
   }
 
   get branchCount(): number {
@@ -78,9 +89,23 @@ export class SearchIndex {
    * unknown or does not offer the mode in this country, gives an empty page (spec §7 rule 1), not an error.
    */
   branches(search: BranchSearch): Page<BankBranch> {
+    const { total, rows } = this.branchMatches(search);
+    const data = rows.map((row) => this.branchRecord(row, search.receivingAgentHeadOfficeCode));
+    return pageOf(data, total, search.pageNumber, search.pageSize);
+  }
+
+  /** The same answer as `branches`, as the JSON text of the page (UTF-8), written from the rows' documents. */
+  branchesJson(search: BranchSearch): Buffer {
+    const { total, rows } = this.branchMatches(search);
+    const head = `${BRANCH_DOCUMENT_HEAD}${JSON.stringify(search.receivingAgentHeadOfficeCode)},`;
+    return pageBody(this.documents.branches, this.sources.branches, rows, head, pageOf([], total, search.pageNumber, search.pageSize).pagination);
+  }
+
+  /** The matching rows: how many, and those of the asked page. */
+  private branchMatches(search: BranchSearch): { total: number; rows: number[] } {
     const office = this.offices.get(search.receivingAgentHeadOfficeCode);
     const country = this.countryIndex.get(search.receivingCountry);
-    const empty = pageOf<BankBranch>([], 0, search.pageNumber, search.pageSize);
+    const empty = { total: 0, rows: [] };
     if (!office || country === undefined || office.country !== search.receivingCountry || !office.deliveryModes.includes(search.deliveryMode)) return empty;
     const banks = this.banksWhere(search.receivingCountry, (bank) => office.bankCodes.includes(bank.code));
     if (search.bankName) {
@@ -103,9 +128,7 @@ export class SearchIndex {
       conditions.texts.push({ column: this.data.branches[name], set: this.sets[name].reset(ids), postings: this.data.postings[name], ids });
     }
     const offset = (search.pageNumber - 1) * search.pageSize;
-    const { total, rows } = this.branchRows(country, conditions, offset, search.pageSize);
-    const data = rows.map((row) => this.branchRecord(row, search.receivingAgentHeadOfficeCode));
-    return pageOf(data, total, search.pageNumber, search.pageSize);
+    return this.branchRows(country, conditions, offset, search.pageSize);
   }
 
   /** Ids of the texts holding any of the terms (ascending). */
@@ -272,9 +295,22 @@ export class SearchIndex {
 
   agents(search: AgentSearch): Page<Agent> {
     const offset = (search.pageNumber - 1) * search.pageSize;
-    const { total, agents } =
-      search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK ? this.branchAgents(search, offset) : this.agentRows(search, offset);
-    return pageOf(agents, total, search.pageNumber, search.pageSize);
+    if (search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK) {
+      const { total, agents } = this.branchAgents(search, offset);
+      return pageOf(agents, total, search.pageNumber, search.pageSize);
+    }
+    const { total, rows } = this.agentRows(search, offset);
+    return pageOf(rows.map((row) => this.agentRecord(row)), total, search.pageNumber, search.pageSize);
+  }
+
+  /**
+   * The same answer as `agents`, as the JSON text of the page, written from the rows' documents; delivery mode
+   * 04 (answered from bank branches, each record made for its head office) returns null: use `agents`.
+   */
+  agentsJson(search: AgentSearch): Buffer | null {
+    if (search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK) return null;
+    const { total, rows } = this.agentRows(search, (search.pageNumber - 1) * search.pageSize);
+    return pageBody(this.documents.agents, this.sources.agents, rows, '', pageOf([], total, search.pageNumber, search.pageSize).pagination);
   }
 
   /**
@@ -283,10 +319,10 @@ export class SearchIndex {
    * whose name contains it answers with all its agents (in the state, if one is asked), the others with their
    * agents whose name contains it.
    */
-  private agentRows(search: AgentSearch, offset: number): { total: number; agents: Agent[] } {
+  private agentRows(search: AgentSearch, offset: number): { total: number; rows: number[] } {
     const offices = this.officesOffering(search.receivingCountry, search.deliveryMode);
     const state = search.state === undefined ? -1 : (this.stateIds.get(search.state) ?? -2);
-    if (offices.length === 0 || state === -2) return { total: 0, agents: [] };
+    if (offices.length === 0 || state === -2) return { total: 0, rows: [] };
     const columns = this.data.agents;
     const byState = this.data.postings.agentState;
     const term = search.search;
@@ -294,11 +330,11 @@ export class SearchIndex {
     const names = this.sets.agentName.reset(nameIds ?? []);
     const byName = this.data.postings.agentName;
     let total = 0;
-    const agents: Agent[] = [];
+    const found: number[] = [];
     for (const office of offices) {
       const { agentStart: start, agentEnd: end } = office;
       const skip = Math.max(0, offset - total);
-      const wanted = search.pageSize - agents.length;
+      const wanted = search.pageSize - found.length;
       let page: { total: number; rows: number[] };
       if (nameIds === null || office.name.includes(term!)) {
         // No name filter: the office's rows, or those in the state (a slice of the state's postings).
@@ -329,10 +365,10 @@ export class SearchIndex {
         }
         page = this.matches(candidates, start, end, test, skip, Math.max(0, wanted));
       }
-      for (const row of page.rows) agents.push(this.agentRecord(row));
+      found.push(...page.rows);
       total += page.total;
     }
-    return { total, agents };
+    return { total, rows: found };
   }
 
   private agentRecord(row: number): Agent {
@@ -424,6 +460,10 @@ export class SearchIndex {
     };
   }
 }
+
+/** A branch record's first field, the head office it is asked under; its document starts after it. */
+const BRANCH_DOCUMENT_HEAD = '{"receivingAgentHeadOfficeCode":';
+const BRANCH_DOCUMENT_CUT = `${BRANCH_DOCUMENT_HEAD}"",`.length;
 
 interface RowTest {
   accept(row: number): boolean;

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  ACCOUNT_TRANSFER_TO_OTHER_BANK,
   DEFAULT_PAGE_SIZE,
   agentsQuery,
   branchesQuery,
   payoutNetworksQuery,
 } from '../../../contract';
 import { all, branchRules, countryAndMode, parseLookup, stateOfCountry } from '../../validation';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 // The three operations of the spec: Get Agent List (4.1), Get Anywhere Payout Network (4.2),
 // Get Bank Branches (4.3).
@@ -22,8 +23,11 @@ export default async function lookupRoutes(app: FastifyInstance) {
     const query = parseLookup(request, agentsQuery, app.reference, all(countryAndMode, stateOfCountry));
     const index = app.searchIndex.index();
     reply.header('x-data-version', index.version);
-    const page = index.agents({ ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE });
-    if (query.deliveryMode !== ACCOUNT_TRANSFER_TO_OTHER_BANK) return page;
+    const search = { ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE };
+    // The page's JSON is written from the records' JSON kept in the index (search/documents.ts).
+    const json = index.agentsJson(search);
+    if (json) return reply.type(JSON_TYPE).send(json);
+    const page = index.agents(search);
     // Spec §4.1 rule 1: for delivery mode 04, GET /banks/branches is the recommended operation.
     return {
       ...page,
@@ -43,6 +47,7 @@ export default async function lookupRoutes(app: FastifyInstance) {
     const query = parseLookup(request, branchesQuery, app.reference, branchRules);
     const index = app.searchIndex.index();
     reply.header('x-data-version', index.version);
-    return index.branches({ ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE });
+    const json = index.branchesJson({ ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE });
+    return reply.type(JSON_TYPE).send(json);
   });
 }
