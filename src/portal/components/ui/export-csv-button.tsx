@@ -4,7 +4,9 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import DownloadIcon from '@mui/icons-material/Download';
 import { stringify } from 'csv-stringify/browser/esm/sync';
+import { useTranslation } from 'react-i18next';
 import { MAX_PAGE_SIZE, toCsvCell, type Page } from '../../../contract';
+import { formatNumber } from '../../lib/i18n';
 import { ProblemAlert } from './problem-alert';
 
 export interface CsvColumn<T> {
@@ -64,6 +66,7 @@ function download(parts: string[], fileName: string) {
 
 /** Exports every row that matches (not only the page on screen), up to MAX_EXPORT_ROWS, as a CSV download. */
 export function ExportCsvButton<T>({ source, columns, screen, filters }: { source: ExportSource<T>; columns: CsvColumn<T>[]; screen: string; filters: Record<string, string | undefined> }) {
+  const { t } = useTranslation();
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
   const count = Math.min(source.total, MAX_EXPORT_ROWS);
@@ -98,13 +101,13 @@ export function ExportCsvButton<T>({ source, columns, screen, filters }: { sourc
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
         <Typography variant="caption" color="text.secondary" data-testid="export-scope">
           {progress !== null
-            ? `Exporting ${progress.toLocaleString('en')} of ${count.toLocaleString('en')}…`
+            ? t('export.progress', { done: formatNumber(progress), count: formatNumber(count) })
             : source.total > MAX_EXPORT_ROWS
-              ? `Exports the first ${MAX_EXPORT_ROWS.toLocaleString('en')} of ${source.total.toLocaleString('en')} rows (limit ${MAX_EXPORT_ROWS.toLocaleString('en')})`
-              : `Exports all ${source.total.toLocaleString('en')} ${source.total === 1 ? 'row' : 'rows'}`}
+              ? t('export.limited', { limit: formatNumber(MAX_EXPORT_ROWS), total: formatNumber(source.total) })
+              : t('export.all', { count: source.total, formatted: formatNumber(source.total) })}
         </Typography>
         <Button size="small" variant="outlined" startIcon={<DownloadIcon />} onClick={() => void run()} disabled={source.total === 0 || progress !== null}>
-          Export CSV
+          {t('export.button')}
         </Button>
       </Stack>
       {error !== null && <ProblemAlert error={error} onRetry={() => void run()} />}

@@ -7,6 +7,8 @@ import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { DISTRICT_COUNTRY, bankCodeProblem, branchesQuery, withPlaceAliases, type BankBranch } from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
@@ -14,6 +16,7 @@ import { ResultsHeader } from '../../../components/ui/results-header';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { PastLastPage, ResultsPagination, isPastLastPage } from '../../../components/ui/results-pagination';
 import { ResultsView, useIsPhone, type ResultColumn } from '../../../components/ui/results-view';
+import { translateRule } from '../../../lib/i18n';
 import { presentValues, useOtherParams, useScreenParams } from '../../../lib/url-state';
 import { useUrlForm } from '../../../lib/use-url-form';
 import { branchesQueryOptions, getBranches, useBranches, useHeadOfficesPayingInto } from '../api/get-branches';
@@ -30,31 +33,30 @@ const schemaFor = (receivingCountry: string) =>
   receivingCountry === DISTRICT_COUNTRY ? branchesQuery.pick({ ...FIELDS, district: true }) : branchesQuery.pick(FIELDS);
 
 const TEXT_FIELDS = [
-  { name: 'bankName', label: 'Bank name', hint: 'Contains, any case', phone: true },
-  { name: 'bankCode', label: 'Bank code / routing number', hint: 'Bank code, IFSC or routing number', phone: true },
-  { name: 'branchLocation', label: 'Branch location', hint: 'Address line 1, contains', phone: false },
-  { name: 'address', label: 'Address', hint: 'Address line 2, contains', phone: false },
+  { name: 'bankName', label: 'branches.bankName', hint: 'branches.bankNameHint', phone: true },
+  { name: 'bankCode', label: 'branches.bankCode', hint: 'branches.bankCodeHint', phone: true },
+  { name: 'branchLocation', label: 'branches.branchLocation', hint: 'branches.branchLocationHint', phone: false },
+  { name: 'address', label: 'branches.address', hint: 'branches.addressHint', phone: false },
 ] as const;
 
 // Codes are pasted from cheques and spreadsheets with spaces or tabs around (or inside) them; a code never holds one.
 const withoutSpaces = (value: string) => value.replace(/\s+/g, '');
 
-const CSV_COLUMNS: CsvColumn<BankBranch>[] = [
-  { header: 'Bank code', value: (b) => b.bankCode, code: true },
-  { header: 'Bank name', value: (b) => b.bankName },
-  { header: 'Routing number', value: (b) => b.routingNumber, code: true },
-  { header: 'Branch', value: (b) => b.branchName },
-  { header: 'Branch location', value: (b) => b.branchLocation },
-  { header: 'Address', value: (b) => b.address },
-  { header: 'District', value: (b) => b.district },
-  { header: 'State', value: (b) => b.stateName },
-  { header: 'Head office code', value: (b) => b.receivingAgentHeadOfficeCode, code: true },
+const csvColumns = (t: TFunction): CsvColumn<BankBranch>[] => [
+  { header: t('columns.bankCode'), value: (b) => b.bankCode, code: true },
+  { header: t('columns.bankName'), value: (b) => b.bankName },
+  { header: t('columns.routingNumber'), value: (b) => b.routingNumber, code: true },
+  { header: t('columns.branch'), value: (b) => b.branchName },
+  { header: t('columns.branchLocation'), value: (b) => b.branchLocation },
+  { header: t('columns.address'), value: (b) => b.address },
+  { header: t('columns.district'), value: (b) => b.district },
+  { header: t('columns.state'), value: (b) => b.stateName },
+  { header: t('columns.headOfficeCode'), value: (b) => b.receivingAgentHeadOfficeCode, code: true },
 ];
-
-const LABELS: Record<string, string> = { bankName: 'bank name', branchLocation: 'branch location', address: 'address', district: 'district' };
 
 /** Get Bank Branches (spec §4.3) for delivery mode 04: head office, bank and address filters, paged. */
 export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { receivingCountry: string; deliveryMode: string; headOffices: HeadOffice[] }) {
+  const { t } = useTranslation();
   const { values, update } = useScreenParams(FILTERS);
   const queryClient = useQueryClient();
   const others = useOtherParams(FILTERS);
@@ -105,40 +107,47 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
 
   const columns: ResultColumn<BankBranch>[] = [
     {
-      header: 'Bank',
+      header: t('columns.bank'),
       cell: (branch) => (
         <>
           {branch.bankName}
           <br />
-          <CopyableCode value={branch.bankCode} label="bank code" />
+          <CopyableCode value={branch.bankCode} label={t('codes.bankCode')} />
         </>
       ),
     },
-    { header: 'Routing number', cell: (branch) => <CopyableCode value={branch.routingNumber} label="routing number" /> },
-    { header: 'Branch', cell: (branch) => branch.branchName },
-    { header: 'Branch location', cell: (branch) => branch.branchLocation },
-    { header: 'Address', cell: (branch) => branch.address },
-    ...(isBangladesh ? [{ header: 'District', cell: (branch: BankBranch) => branch.district }] : []),
+    { header: t('columns.routingNumber'), cell: (branch) => <CopyableCode value={branch.routingNumber} label={t('codes.routingNumber')} /> },
+    { header: t('columns.branch'), cell: (branch) => branch.branchName },
+    { header: t('columns.branchLocation'), cell: (branch) => branch.branchLocation },
+    { header: t('columns.address'), cell: (branch) => branch.address },
+    ...(isBangladesh ? [{ header: t('columns.district'), cell: (branch: BankBranch) => branch.district }] : []),
   ];
 
   // Each empty answer names its actual cause (issue #14).
   const empty = () => {
-    if (!headOffice) return 'Choose a head office.';
+    if (!headOffice) return t('branches.chooseHeadOffice');
     if (pagination && isPastLastPage(pagination)) return <PastLastPage pagination={pagination} onChange={update} />;
-    if (!chosenOffice) return `Head office ${headOffice} is not one of the mode-04 payout networks of ${receivingCountry}: choose one from the list.`;
+    if (!chosenOffice) return t('branches.unknownHeadOffice', { code: headOffice, country: receivingCountry });
     const office = `${chosenOffice.name} (${chosenOffice.code})`;
-    if (codeProblem) return `No branches: ${codeProblem}`;
+    // The contract's format check names the expected format in English (shared with the API's answer).
+    if (codeProblem) return t('branches.badCode', { problem: codeProblem });
     const filters = (['bankName', 'branchLocation', 'address', 'district'] as const)
       .filter((name) => values[name])
-      .map((name) => `${LABELS[name]} "${name === 'district' || name === 'address' ? withPlaceAliases(receivingCountry, values[name]) : values[name]}"`);
+      .map((name) =>
+        t('branches.filterValue', {
+          filter: t(`branches.filter.${name}`),
+          value: name === 'district' || name === 'address' ? withPlaceAliases(receivingCountry, values[name]) : values[name],
+        }),
+      )
+      .join(', ');
+    const about = { office, code: values.bankCode, country: receivingCountry, filters };
     if (values.bankCode) {
-      if (payingOffices.isPending) return `No branch with code ${values.bankCode} under ${office}; checking the other head offices…`;
+      if (payingOffices.isPending) return t('branches.checkingOthers', about);
       const paying = headOffices.filter((o) => payingOffices.codes.includes(o.code));
-      if (paying.length === 0)
-        return `No branch of ${receivingCountry} with the code ${values.bankCode}${filters.length ? ` and ${filters.join(', ')}` : ''} under any head office.`;
+      if (paying.length === 0) return filters ? t('branches.noBranchWithCodeAnd', about) : t('branches.noBranchWithCode', about);
       return (
         <Alert severity="info" role="status" data-testid="results-empty">
-          {`${office} does not pay into ${values.bankCode}${filters.length ? ` with ${filters.join(', ')}` : ''}: a bank code must belong to the chosen head office. Head offices that do: `}
+          {filters ? t('branches.otherOfficesWith', about) : t('branches.otherOffices', about)}
           {paying.map((o, i) => (
             <span key={o.code}>
               {i > 0 && ', '}
@@ -151,7 +160,7 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
         </Alert>
       );
     }
-    return filters.length ? `No branches of ${office} match ${filters.join(', ')}.` : `${office} has no branches listed.`;
+    return filters ? t('branches.noMatch', about) : t('branches.noneListed', about);
   };
 
   return (
@@ -159,7 +168,7 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
       <Box
         component="form"
         role="search"
-        aria-label="Branch search"
+        aria-label={t('branches.form')}
         onSubmit={commit}
         noValidate
         sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', lg: 'repeat(3, 1fr)' } }}
@@ -176,9 +185,9 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
               }}
               select
               size="small"
-              label="Head office"
+              label={t('branches.headOffice')}
               error={Boolean(errors.receivingAgentHeadOfficeCode)}
-              helperText={errors.receivingAgentHeadOfficeCode?.message ?? 'From the mode-04 payout networks'}
+              helperText={errors.receivingAgentHeadOfficeCode ? translateRule(errors.receivingAgentHeadOfficeCode.message) : t('branches.headOfficeHint')}
             >
               {headOffices.map((office) => (
                 <MenuItem key={office.code} value={office.code}>
@@ -194,23 +203,23 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
             key={name}
             {...form.register(name, name === 'bankCode' ? { setValueAs: (value: string) => withoutSpaces(value ?? '') } : undefined)}
             size="small"
-            label={label}
+            label={t(label)}
             error={Boolean(errors[name])}
-            helperText={errors[name] ? `${label} ${errors[name]?.message}` : hint}
+            helperText={errors[name] ? t('branches.fieldError', { label: t(label), message: translateRule(errors[name]?.message) }) : t(hint)}
           />
         ))}
         {isBangladesh && showFolded && (
           <TextField
             {...form.register('district')}
             size="small"
-            label="District"
+            label={t('branches.district')}
             error={Boolean(errors.district)}
-            helperText={errors.district ? `District ${errors.district.message}` : 'Bangladesh only, contains; old or new name (Chittagong or Chattogram)'}
+            helperText={errors.district ? t('branches.fieldError', { label: t('branches.district'), message: translateRule(errors.district.message) }) : t('branches.districtHint')}
           />
         )}
         {isPhone && !foldedInUse && (
           <Button size="small" onClick={() => setMoreOpen((open) => !open)} aria-expanded={showFolded} sx={{ justifySelf: 'start' }}>
-            {showFolded ? 'Fewer filters' : `More filters (branch location, address${isBangladesh ? ', district' : ''})`}
+            {showFolded ? t('branches.fewerFilters') : isBangladesh ? t('branches.moreFiltersDistrict') : t('branches.moreFilters')}
           </Button>
         )}
         {/* Enter in a field submits at once instead of waiting for the typing pause. */}
@@ -229,17 +238,17 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
         {branches.data && (
           <>
             <ResultsHeader
-              noun={{ one: 'branch', other: 'branches' }}
+              noun="results.branches"
               source={{
                 total: branches.data.pagination.totalItems,
                 rows: branches.data.data,
                 fetchPage: (pageNumber, pageSize) => getBranches({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }),
               }}
-              columns={CSV_COLUMNS}
+              columns={csvColumns(t)}
               screen="branches"
               filters={{ receivingCountry, receivingAgentHeadOfficeCode: headOffice, bankName: values.bankName, bankCode: values.bankCode, branchLocation: values.branchLocation, address: values.address, district: values.district }}
             />
-            <ResultsView label="Bank branches" rows={branches.data.data} columns={columns} rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`} />
+            <ResultsView label={t('branches.list')} rows={branches.data.data} columns={columns} rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`} />
             <ResultsPagination pagination={branches.data.pagination} onChange={(change) => update(change)} />
           </>
         )}
