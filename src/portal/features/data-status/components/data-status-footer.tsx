@@ -10,8 +10,9 @@ const SHORT_HASH = 8;
 export function DataStatusFooter({ enabled }: { enabled: boolean }) {
   const { t } = useTranslation();
   const status = useDataStatus(enabled);
-  // The import time in the teller's language, always in UTC (the data set is the same for every teller).
-  const importedAt = new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC', timeZoneName: 'short' });
+  // The import time in the teller's language, always in UTC (the data set is the same for every teller);
+  // Intl refuses timeZoneName next to dateStyle, so "UTC" is written after it.
+  const importedAt = new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
   return (
     <Box component="footer" sx={{ px: 2, py: 1.5, borderTop: 1, borderColor: 'divider', bgcolor: 'grey.50' }}>
       <Typography variant="caption" component="div" color="text.secondary">
@@ -24,7 +25,7 @@ export function DataStatusFooter({ enabled }: { enabled: boolean }) {
               <li key={`${source.kind}:${source.file}`}>
                 {source.kind} <strong>{formatNumber(source.rows)}</strong> {t('dataStatus.rows', { count: source.rows })} · {source.file}
                 {source.sha256 && <> · <code title={source.sha256}>{source.sha256.slice(0, SHORT_HASH)}</code></>} · {t('dataStatus.imported')}{' '}
-                <time dateTime={source.importedAt}>{importedAt.format(new Date(source.importedAt))}</time>
+                <time dateTime={source.importedAt}>{importedAt.format(new Date(source.importedAt))} UTC</time>
               </li>
             ))}
           </ul>
