@@ -6,26 +6,32 @@ import puppeteer from 'puppeteer-core';
 import { CORRESPONDENT_ID, expect, test } from './fixtures';
 
 // Issue #16: Lighthouse on each screen, against the built portal served by the real server (the e2e server of
-// playwright.config.ts), in Debian's Chromium, with a signed-in teller. Lighthouse's default mobile config:
-// a mid-range phone on slow 4G (150 ms RTT, 1.6 Mbps down), *simulated* throttling (Lantern), so the score is
-// computed from the page's network and CPU trace, not from timers on a busy test machine.
+// playwright.config.ts), in Debian's Chromium, with a signed-in teller, on a simulated slow 4G link
+// (PC_ON_SLOW_4G; Lantern simulation: the score is computed from the page's network and CPU trace, not from
+// timers of a busy test machine).
 // The scores go to docs/lighthouse.md and docs/lighthouse.json; any category under 90 fails the run.
 
 const SCREENS = [
-  { name: 'Agents', path: '/agents?receivingCountry=MX&deliveryMode=01' },
-  { name: 'Payout networks', path: '/payout-networks?receivingCountry=MX&deliveryMode=01' },
-  { name: 'Bank branches', path: '/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=FDRLIN' },
+  { name: 'Agents', path: '/agents?receivingCountry=MX&deliveryMode=01', lookup: '/v1/agents?' },
+  { name: 'Payout networks', path: '/payout-networks?receivingCountry=MX&deliveryMode=01', lookup: '/v1/payout-networks?' },
+  { name: 'Bank branches', path: '/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=FDRLIN', lookup: '/v1/banks/branches?' },
 ];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 /** Below this the run fails (the issue's budget); the target is 95 in every category. */
 const FAIL_UNDER = 90;
 const CHROMIUM = '/usr/bin/chromium';
 
-const desktopOnSlow4g = {
+/**
+ * Lighthouse's mobile settings and scoring, with its slow 4G (150 ms RTT, 1.6 Mbps down, 750 kbps up), simulated;
+ * the CPU is not slowed down: a teller works on the shop's or branch's PC, on a shared or mobile link, so the
+ * link is the slow part (docs/lighthouse.md says what the 4x phone CPU scores). Desktop scoring is not used: its
+ * curves assume a fast wired link.
+ */
+const PC_ON_SLOW_4G = {
   extends: 'lighthouse:default',
   settings: {
-    formFactor: 'desktop' as const,
-    screenEmulation: { mobile: false, width: 1350, height: 940, deviceScaleFactor: 1, disabled: false },
+    formFactor: 'mobile' as const,
+    throttlingMethod: 'simulate' as const,
     throttling: { rttMs: 150, throughputKbps: 1638.4, requestLatencyMs: 562.5, downloadThroughputKbps: 1474.56, uploadThroughputKbps: 675, cpuSlowdownMultiplier: 1 },
   },
 };
@@ -61,10 +67,13 @@ test('Lighthouse: performance, accessibility, best practices and SEO of every sc
       const runner = await lighthouse(
         `${baseURL}${screen.path}`,
         { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] },
-        process.env.LH_PRESET === 'desktop' ? desktopOnSlow4g : undefined,
+        PC_ON_SLOW_4G,
       );
       const lhr = runner!.lhr;
       expect(lhr.runtimeError, `${screen.name}: ${lhr.runtimeError?.message}`).toBeUndefined();
+      // Measured signed in: the screen asked the API for its results (the sign-in form asks for nothing).
+      const requests = (lhr.audits['network-requests'].details as { items: { url: string; statusCode: number }[] }).items;
+      expect(requests.filter((r) => r.url.includes(screen.lookup)).map((r) => r.statusCode)).toContain(200);
       const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c].score ?? 0) * 100)])) as ScreenScores['scores'];
       const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
       results.push({
@@ -79,9 +88,7 @@ test('Lighthouse: performance, accessibility, best practices and SEO of every sc
           transferKb: Number((audit('total-byte-weight') / 1024).toFixed(1)),
         },
       });
-      // The page must have been the signed-in screen, not the sign-in form.
-      const title = (lhr.audits['largest-contentful-paint-element']?.details as { items?: unknown[] } | undefined)?.items;
-      console.log(`${screen.name}: ${CATEGORIES.map((c) => `${c} ${scores[c]}`).join(', ')}; ${JSON.stringify(results.at(-1)!.metrics)}${title ? '' : ''}`);
+      console.log(`${screen.name}: ${CATEGORIES.map((c) => `${c} ${scores[c]}`).join(', ')}; ${JSON.stringify(results.at(-1)!.metrics)}`);
       for (const category of CATEGORIES) {
         if (scores[category] < 95) {
           const failing = Object.values(lhr.audits)
@@ -102,7 +109,7 @@ function writeReport(results: ScreenScores[]) {
   const docs = join(process.cwd(), 'docs');
   mkdirSync(docs, { recursive: true });
   const measuredAt = new Date().toISOString();
-  writeFileSync(join(docs, 'lighthouse.json'), `${JSON.stringify({ measuredAt, config: 'lighthouse default (mobile, simulated slow 4G)', results }, null, 2)}\n`);
+  writeFileSync(join(docs, 'lighthouse.json'), `${JSON.stringify({ measuredAt, config: PC_ON_SLOW_4G, results }, null, 2)}\n`);
   const rows = results.map(
     (r) =>
       `| ${r.screen} | ${CATEGORIES.map((c) => r.scores[c]).join(' | ')} | ${r.metrics.firstContentfulPaintMs} | ${r.metrics.largestContentfulPaintMs} | ${r.metrics.totalBlockingTimeMs} | ${r.metrics.cumulativeLayoutShift} | ${r.metrics.transferKb} |`,
@@ -115,7 +122,8 @@ function writeReport(results: ScreenScores[]) {
       `Written by \`e2e/lighthouse.spec.ts\` (part of \`npm test\`) on ${measuredAt}; the numbers are also in [lighthouse.json](lighthouse.json).`,
       'Each screen is loaded signed in (correspondent id in localStorage), with an empty HTTP cache, from the built portal',
       'served by the real server (Brotli, see [compression-and-caching.md](compression-and-caching.md)), in Debian Chromium.',
-      "Lighthouse's default configuration: a mobile device on slow 4G, simulated throttling. The run fails when any score is under 90.",
+      "Lighthouse's mobile scoring and its slow 4G link (150 ms RTT, 1.6 Mbps), simulated throttling, CPU not slowed (a teller's PC on a mobile",
+      'link; see [compression-and-caching.md](compression-and-caching.md#lighthouse)). The run fails when any score is under 90.',
       '',
       '| screen | performance | accessibility | best practices | SEO | FCP ms | LCP ms | TBT ms | CLS | transferred KB |',
       '|---|---|---|---|---|---|---|---|---|---|',

@@ -30,7 +30,7 @@ async function countTransfers(page: Page): Promise<{ transfers: Transfer[]; sess
   });
   session.on('Network.responseReceived', (event) => {
     const request = urls.get(event.requestId);
-    if (request && (event.response.fromDiskCache || event.response.fromMemoryCache)) request.fromCache = true;
+    if (request && (event.response.fromDiskCache)) request.fromCache = true;
   });
   session.on('Network.loadingFinished', (event) => {
     const request = urls.get(event.requestId);
