@@ -1,7 +1,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readSeedFiles } from '../src/server/seed/seed';
@@ -114,24 +114,21 @@ function startChild(script: string, env: Record<string, string>): Promise<{ chil
   });
 }
 
-/** Bodies are compared with a ceiling of the same size, rounded up to a power of two (one ceiling run per size). */
-const sizeBucket = (bytes: number) => 2 ** Math.ceil(Math.log2(Math.max(bytes, 256)));
-
-interface Warmup { bytes: number; coldMs: number; problem?: string }
+interface Warmup { bytes: number; coldMs: number; problem?: string; /** The shape's largest answer. */ body: Buffer }
 
 /** Requests each query of the shape once, before timing: checks the answers and notes the first-time cost. */
 async function warmUp(base: string, shape: Shape): Promise<Warmup> {
-  let bytes = 0;
+  let largest = Buffer.alloc(0);
   let coldMs = 0;
   for (const path of shape.paths) {
     const started = performance.now();
     const response = await fetch(base + path, { headers: { ...LOOKUP_HEADERS, ...shape.headers } });
-    const body = await response.arrayBuffer();
+    const body = Buffer.from(await response.arrayBuffer());
     coldMs = Math.max(coldMs, performance.now() - started);
-    bytes = Math.max(bytes, body.byteLength);
-    if (response.status !== (shape.expectedStatus ?? 200)) return { bytes, coldMs, problem: `${path} answered ${response.status}` };
+    if (body.length >= largest.length) largest = body;
+    if (response.status !== (shape.expectedStatus ?? 200)) return { bytes: largest.length, body: largest, coldMs, problem: `${path} answered ${response.status}` };
   }
-  return { bytes, coldMs };
+  return { bytes: largest.length, body: largest, coldMs };
 }
 
 const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0));
@@ -168,8 +165,10 @@ async function main() {
 
     const warmups = new Map<Shape, Warmup>();
     for (const shape of shapes) warmups.set(shape, await warmUp(base, shape));
-    const buckets = [...new Set([...warmups.values()].map((w) => sizeBucket(w.bytes)))].sort((a, b) => a - b);
-    const ceilingServer = await startChild('ceiling-server.ts', { BENCH_BODY_SIZES: buckets.join(',') });
+    // The ceiling answers each shape's largest real answer, byte for byte.
+    const bodyDir = mkdtempSync(join(tmpdir(), 'bench-ceiling-'));
+    shapes.forEach((shape, i) => writeFileSync(join(bodyDir, String(i)), warmups.get(shape)!.body));
+    const ceilingServer = await startChild('ceiling-server.ts', { BENCH_BODY_DIR: bodyDir });
     children.push(ceilingServer.child);
 
     // Each shape is followed at once by its ceiling run: on a shared machine the load of other work moves
@@ -182,14 +181,14 @@ async function main() {
       results.set(shape, result);
       // Requests still queued in the API when the run stopped would otherwise eat into the next run.
       await fetch(`${base}/v1/types?filter=delivery-modes`, { headers: LOOKUP_HEADERS }).then((r) => r.arrayBuffer());
-      const bytes = sizeBucket(warmups.get(shape)!.bytes);
-      const ceiling = await runLoad({ url: `http://127.0.0.1:${ceilingServer.port}`, paths: [`/${bytes}`], connections, seconds });
+      const ceiling = await runLoad({ url: `http://127.0.0.1:${ceilingServer.port}`, paths: [`/${shapes.indexOf(shape)}`], connections, seconds });
       ceilings.set(shape, ceiling);
-      console.log(`${result.requestsPerSecond.toFixed(0)} req/s, p99 ${ms(result.p99)} ms; ceiling (${bytes} B) ${ceiling.requestsPerSecond.toFixed(0)} req/s`);
+      console.log(`${result.requestsPerSecond.toFixed(0)} req/s, p99 ${ms(result.p99)} ms; ceiling (${warmups.get(shape)!.bytes} B) ${ceiling.requestsPerSecond.toFixed(0)} req/s, p99 ${ms(ceiling.p99)} ms`);
     }
     const rssAfterRun = residentMiB(api.child.pid!);
     api.child.kill('SIGTERM');
     ceilingServer.child.disconnect();
+    rmSync(bodyDir, { recursive: true, force: true });
     const compared = values.compare ? (JSON.parse(readFileSync(values.compare, 'utf8')) as { shapes: { name: string; requestsPerSecond: number; p99: number }[] }) : null;
     const byName = new Map(shapes.map((shape) => [shape.name, results.get(shape)!]));
 
@@ -201,10 +200,10 @@ async function main() {
       `- Server: src/server/main.ts, WORKERS=${workers}, RATE_LIMIT_MAX=0; ready (search index built) ${(api.startupMs / 1000).toFixed(1)} s after start; resident memory ${rssAfterBuild.toFixed(0)} MiB once ready, ${rssAfterRun.toFixed(0)} MiB after the run${workers > 1 ? ' (all processes)' : ''}`,
       `- Search index: ${api.indexLog ? `built in ${api.indexLog.buildMs} ms; bytes by part ${JSON.stringify(api.indexLog.bytes)}` : 'no build line logged'}`,
       `- Load: autocannon, ${connections} connections, ${seconds} s per shape, 127.0.0.1; each shape rotates through its queries (the "distinct" shapes: thousands of different searches, shuffled), each requested once before timing ("first ms": the slowest of those first requests); any answer but the expected status counts as an error`,
-      `- Ceiling: a bare node:http server answering a fixed JSON body of the same size (rounded up to a power of two), same connections and duration, run right after each shape`,
+      `- Ceiling: a bare node:http server answering the shape's largest real answer (the same bytes, fixed), same connections and duration, run right after each shape; the load generator's own cost depends on the text it reads, so this is what the machine can do for that answer with no work at all`,
       '',
-      `| Shape | Query | Queries | req/s | p50 ms | p99 ms | Errors | Body B | Ceiling req/s | Ratio | First ms |${compared ? ' p99 vs compared |' : ''} Target |`,
-      `|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|${compared ? '--:|' : ''}---|`,
+      `| Shape | Query | Queries | req/s | p50 ms | p99 ms | Errors | Body B | Ceiling req/s | Ceiling p99 ms | Ratio | First ms |${compared ? ' p99 vs compared |' : ''} Target |`,
+      `|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|${compared ? '--:|' : ''}---|`,
     ];
     for (const shape of shapes) {
       const result = results.get(shape)!;
@@ -232,7 +231,7 @@ async function main() {
       // Within 1.2× of the other engine (or within a millisecond, below which p99 is noise).
       if (search && versus !== null && versus > TARGET_ENGINE_FACTOR && result.p99 - other!.p99 > 1) misses.push(`p99 ${versus.toFixed(2)}× the compared run's`);
       lines.push(
-        `| ${shape.name} | ${shape.query.replaceAll('|', '\\|')} | ${shape.paths.length} | ${result.requestsPerSecond.toFixed(0)} | ${ms(result.p50)} | ${ms(result.p99)} | ${result.errors} | ${warmup.bytes} | ${ceiling.requestsPerSecond.toFixed(0)} | ${ratio.toFixed(2)} | ${ms(warmup.coldMs)} |${compared ? ` ${versus === null ? '–' : versus.toFixed(2)} |` : ''} ${misses.length ? `missed: ${misses.join('; ')}` : 'met'} |`,
+        `| ${shape.name} | ${shape.query.replaceAll('|', '\\|')} | ${shape.paths.length} | ${result.requestsPerSecond.toFixed(0)} | ${ms(result.p50)} | ${ms(result.p99)} | ${result.errors} | ${warmup.bytes} | ${ceiling.requestsPerSecond.toFixed(0)} | ${ms(ceiling.p99)} | ${ratio.toFixed(2)} | ${ms(warmup.coldMs)} |${compared ? ` ${versus === null ? '–' : versus.toFixed(2)} |` : ''} ${misses.length ? `missed: ${misses.join('; ')}` : 'met'} |`,
       );
     }
     lines.push('', `Whole run: ${((Date.now() - started) / 1000).toFixed(0)} s.`, '');
@@ -241,7 +240,7 @@ async function main() {
     writeFileSync(values.out, table);
     writeFileSync(
       values.out.replace(/\.md$/, '.json'),
-      `${JSON.stringify({ store: choice.databaseUrl ? 'postgres' : 'sqlite', workers, startupMs: api.startupMs, rssAfterBuild, rssAfterRun, index: api.indexLog, shapes: shapes.map((shape) => ({ name: shape.name, queries: shape.paths.length, ...results.get(shape)!, ceiling: ceilings.get(shape)!.requestsPerSecond })) }, null, 2)}\n`,
+      `${JSON.stringify({ store: choice.databaseUrl ? 'postgres' : 'sqlite', workers, startupMs: api.startupMs, rssAfterBuild, rssAfterRun, index: api.indexLog, shapes: shapes.map((shape) => ({ name: shape.name, queries: shape.paths.length, ...results.get(shape)!, ceiling: ceilings.get(shape)!.requestsPerSecond, ceilingP99: ceilings.get(shape)!.p99 })) }, null, 2)}\n`,
     );
     console.log(`\n${table}\nWritten to ${values.out}`);
   } finally {

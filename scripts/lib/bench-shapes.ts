@@ -37,6 +37,9 @@ const commonWords = (words: [string, number][]) => words.slice(0, 6).map(([w]) =
 const typicalWords = (words: [string, number][], total: number) =>
   spread(words.filter(([, n]) => n >= total * 0.005 && n <= total * 0.03).map(([w]) => w), 12);
 
+/** Page numbers 1…count. */
+const pages = (count: number) => Array.from({ length: count }, (_, i) => i + 1);
+
 const path = (endpoint: string, query: Record<string, string | number>) =>
   `/v1/${endpoint}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`;
 
@@ -113,7 +116,8 @@ export async function buildShapes(base: string, real: SeedFiles): Promise<Shape[
       ),
     },
     { name: 'branches: deep page', query: 'pageNumber=1000', paths: [branches({ pageNumber: 1000 })] },
-    { name: 'branches: pageSize 1000', query: 'pageSize=1000', paths: [branches({ pageSize: 1000 })] },
+    // Pages 1–20 in turn: the same work each time (nothing is cached), but every answer a different one.
+    { name: 'branches: pageSize 1000', query: 'pageSize=1000&pageNumber=1…20', paths: pages(20).map((pageNumber) => branches({ pageSize: 1000, pageNumber })) },
     { name: 'agents: country + mode', query: 'agents MX 01', paths: [path('agents', mexico)] },
     { name: 'agents: country + state', query: 'agents MX 01 state=<state> (rotating)', paths: mxStates.map((state) => path('agents', { ...mexico, state })) },
     { name: 'agents: search rare (agent name)', query: 'search=<an agent\'s full name>', paths: agentNames.map((search) => path('agents', { ...mexico, search })) },
@@ -126,7 +130,7 @@ export async function buildShapes(base: string, real: SeedFiles): Promise<Shape[
       ),
     },
     { name: 'agents: deep page', query: 'MX 01 pageNumber=1000', paths: [path('agents', { ...mexico, pageNumber: 1000 })] },
-    { name: 'agents: pageSize 1000', query: 'MX 01 pageSize=1000', paths: [path('agents', { ...mexico, pageSize: 1000 })] },
+    { name: 'agents: pageSize 1000', query: 'MX 01 pageSize=1000&pageNumber=1…20', paths: pages(20).map((pageNumber) => path('agents', { ...mexico, pageSize: 1000, pageNumber })) },
     {
       name: 'payout networks',
       query: 'payout-networks <country> 01/04',

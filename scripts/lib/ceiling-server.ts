@@ -1,13 +1,17 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 
-// The machine's ceiling: a bare node:http server answering a fixed JSON body, no routing, validation or
-// store. GET /<bytes> answers a body of that many bytes (sizes prepared at start, from BENCH_BODY_SIZES).
+// The machine's ceiling: a bare node:http server, no routing, validation or store, answering a fixed body.
+// GET /<name> answers the file <name> of BENCH_BODY_DIR: the bench puts there one real answer of each shape, so
+// the ceiling's client reads the same bytes as the shape's (a load generator's cost depends on the text it
+// decodes, not only on its length).
 
-const sizes = (process.env.BENCH_BODY_SIZES ?? '1024').split(',').map(Number);
-const bodies = new Map(sizes.map((size) => [`/${size}`, Buffer.from(JSON.stringify({ data: 'x'.repeat(Math.max(0, size - 11)) }))]));
+const dir = process.env.BENCH_BODY_DIR!;
+const bodies = new Map(readdirSync(dir).map((name) => [`/${name}`, readFileSync(join(dir, name))]));
 
 const server = createServer((request, response) => {
-  const body = bodies.get(request.url ?? '') ?? bodies.values().next().value!;
+  const body = bodies.get(request.url ?? '') ?? Buffer.from('{}');
   response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
   response.end(body);
 });

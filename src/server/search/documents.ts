@@ -5,8 +5,8 @@
 // the index is built.
 //
 // A branch's record starts with the head office it is asked under (spec §4.3), the one field that is not the
-// row's own: its document is the record written with an empty head office, that prefix cut off, and each
-// answer writes the asked head office back in front of it.
+// row's own: its document holds a placeholder of the same length (head office codes are six characters that
+// JSON writes as they are), and each answer writes the asked head office over it.
 
 /** Every row's document: bytes[offsets[row]…offsets[row+1]-1]. */
 export interface DocumentTable {
@@ -14,7 +14,7 @@ export interface DocumentTable {
   offsets: Uint32Array;
 }
 
-/** Writes each row's JSON text, as `render` gives it, into one buffer of the exact size. */
+/** Writes each row's JSON text, as `render` gives it, followed by a comma, into one buffer of the exact size. */
 export function encodeDocuments(count: number, render: (row: number) => string): DocumentTable {
   const offsets = new Uint32Array(count + 1);
   let buffer = Buffer.allocUnsafe(Math.max(1024, count * 256));
@@ -22,12 +22,13 @@ export function encodeDocuments(count: number, render: (row: number) => string):
   for (let row = 0; row < count; row++) {
     const text = render(row);
     // A UTF-16 unit is at most 3 bytes of UTF-8; grow before writing rather than measuring every text twice.
-    if (used + text.length * 3 > buffer.length) {
-      const grown = Buffer.allocUnsafe(Math.max(buffer.length * 2, used + text.length * 3));
+    if (used + text.length * 3 + 1 > buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(buffer.length * 2, used + text.length * 3 + 1));
       buffer.copy(grown, 0, 0, used);
       buffer = grown;
     }
     used += buffer.write(text, used, 'utf8');
+    buffer[used++] = 0x2c; // ,
     if (used > 0xffffffff) throw new Error('the answer documents exceed 4 GiB');
     offsets[row + 1] = used;
   }
@@ -38,29 +39,39 @@ export function encodeDocuments(count: number, render: (row: number) => string):
 
 /**
  * Writes a page answer `{"data":[…],"pagination":{…}}` (the shape of `pageOf`, keys in the same order) from the
- * documents of `rows`, each preceded by `head` (the part of the record the document leaves out, or nothing).
+ * documents of `rows`. Each document ends with a comma, so the documents of consecutive rows (pages are mostly
+ * runs of them) are one copy; the last comma becomes the `]`. `patch`, when given, is written into each
+ * record at `patchAt` (the asked head office, over the documents' placeholder of the same length).
  */
 export function pageBody(
   table: DocumentTable,
   source: Buffer,
   rows: ArrayLike<number>,
-  head: string,
+  patch: { at: number; bytes: Uint8Array } | null,
   pagination: { pageNumber: number; pageSize: number; totalItems: number; totalPages: number },
 ): Buffer {
   const open = '{"data":[';
   const close = `],"pagination":${JSON.stringify(pagination)}}`;
-  const headBytes = Buffer.from(head, 'utf8');
   const { offsets } = table;
-  let length = open.length + Buffer.byteLength(close) + Math.max(0, rows.length - 1) + rows.length * headBytes.length;
+  let length = open.length + Buffer.byteLength(close) - (rows.length > 0 ? 1 : 0);
   for (let i = 0; i < rows.length; i++) length += offsets[rows[i] + 1] - offsets[rows[i]];
   const body = Buffer.allocUnsafe(length);
   let at = body.write(open, 0, 'latin1');
-  for (let i = 0; i < rows.length; i++) {
-    if (i > 0) body[at++] = 0x2c; // ,
-    at += headBytes.copy(body, at);
-    at += source.copy(body, at, offsets[rows[i]], offsets[rows[i] + 1]);
+  for (let i = 0; i < rows.length; ) {
+    let last = i;
+    while (last + 1 < rows.length && rows[last + 1] === rows[last] + 1) last++;
+    const from = offsets[rows[i]];
+    source.copy(body, at, from, offsets[rows[last] + 1]);
+    if (patch) {
+      for (let k = i; k <= last; k++) {
+        const place = at + offsets[rows[k]] - from + patch.at;
+        for (let c = 0; c < patch.bytes.length; c++) body[place + c] = patch.bytes[c];
+      }
+    }
+    at += offsets[rows[last] + 1] - from;
+    i = last + 1;
   }
-  body.write(close, at, 'utf8');
+  body.write(close, rows.length > 0 ? at - 1 : at, 'utf8');
   return body;
 }
 

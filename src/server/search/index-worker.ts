@@ -4,6 +4,7 @@ import { SqliteStore } from '../store/sqlite/sqlite-store';
 import type { LookupStore, StoreSource } from '../store/store';
 import { buildFromStore } from './read-data-set';
 import { indexSize, transferList, type SearchIndexData } from './build';
+import { SearchIndex } from './search-index';
 
 // A worker thread of the server: opens its own connection to the store, scans the served data set (one
 // version), builds the search index and posts it to the main thread (the typed arrays move without a copy).
@@ -26,6 +27,8 @@ async function run() {
   try {
     const started = performance.now();
     const data = await buildFromStore(store);
+    // Making the index writes the answer documents into `data` (documents.ts): here, off the main thread.
+    new SearchIndex(data);
     const message: IndexWorkerMessage = { type: 'built', data, buildMs: performance.now() - started, bytes: indexSize(data) };
     parentPort!.postMessage(message, transferList(data));
   } finally {

@@ -67,7 +67,7 @@ export class SearchIndex {
     this.sets = { branchName: set('branchName'), addr1Lower: set('addr1Lower'), addr2Lower: set('addr2Lower'), districtLower: set('districtLower'), agentName: set('agentName') };
     // Written once per data set (in the index worker, which then posts them with the rest), read by every answer.
     data.documents ??= {
-      branches: encodeDocuments(data.branches.count, (row) => JSON.stringify(this.branchRecord(row, '')).slice(BRANCH_DOCUMENT_CUT)),
+      branches: encodeDocuments(data.branches.count, (row) => branchDocument(this.branchRecord(row, HEAD_OFFICE_PLACEHOLDER))),
       agents: encodeDocuments(data.agents.count, (row) => JSON.stringify(this.agentRecord(row))),
     };
     this.documents = data.documents;
@@ -96,9 +96,12 @@ export class SearchIndex {
 
   /** The same answer as `branches`, as the JSON text of the page (UTF-8), written from the rows' documents. */
   branchesJson(search: BranchSearch): Buffer {
+    const office = search.receivingAgentHeadOfficeCode;
+    // Only a code of the placeholder's shape can be written over it (the API accepts no other).
+    if (!HEAD_OFFICE_CODE.test(office)) return Buffer.from(JSON.stringify(this.branches(search)));
     const { total, rows } = this.branchMatches(search);
-    const head = `${BRANCH_DOCUMENT_HEAD}${JSON.stringify(search.receivingAgentHeadOfficeCode)},`;
-    return pageBody(this.documents.branches, this.sources.branches, rows, head, pageOf([], total, search.pageNumber, search.pageSize).pagination);
+    const patch = { at: HEAD_OFFICE_AT, bytes: Buffer.from(office, 'latin1') };
+    return pageBody(this.documents.branches, this.sources.branches, rows, patch, pageOf([], total, search.pageNumber, search.pageSize).pagination);
   }
 
   /** The matching rows: how many, and those of the asked page. */
@@ -310,7 +313,7 @@ export class SearchIndex {
   agentsJson(search: AgentSearch): Buffer | null {
     if (search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK) return null;
     const { total, rows } = this.agentRows(search, (search.pageNumber - 1) * search.pageSize);
-    return pageBody(this.documents.agents, this.sources.agents, rows, '', pageOf([], total, search.pageNumber, search.pageSize).pagination);
+    return pageBody(this.documents.agents, this.sources.agents, rows, null, pageOf([], total, search.pageNumber, search.pageSize).pagination);
   }
 
   /**
@@ -461,9 +464,20 @@ export class SearchIndex {
   }
 }
 
-/** A branch record's first field, the head office it is asked under; its document starts after it. */
-const BRANCH_DOCUMENT_HEAD = '{"receivingAgentHeadOfficeCode":';
-const BRANCH_DOCUMENT_CUT = `${BRANCH_DOCUMENT_HEAD}"",`.length;
+/**
+ * A branch record's first field is the head office it is asked under (six upper-case letters or digits, as the
+ * API requires): the documents hold a placeholder there, which each answer overwrites (documents.ts).
+ */
+const HEAD_OFFICE_CODE = /^[A-Z0-9]{6}$/;
+const HEAD_OFFICE_PLACEHOLDER = '______';
+const BRANCH_DOCUMENT_START = `{"receivingAgentHeadOfficeCode":"${HEAD_OFFICE_PLACEHOLDER}",`;
+const HEAD_OFFICE_AT = BRANCH_DOCUMENT_START.indexOf(HEAD_OFFICE_PLACEHOLDER);
+
+function branchDocument(record: BankBranch): string {
+  const json = JSON.stringify(record);
+  if (!json.startsWith(BRANCH_DOCUMENT_START)) throw new Error('a branch record must start with its head office');
+  return json;
+}
 
 interface RowTest {
   accept(row: number): boolean;

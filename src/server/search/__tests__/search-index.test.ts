@@ -161,6 +161,11 @@ describe('on the real data', () => {
 
   it('unknown head office, country or state, and a mode the head office does not offer: empty, not an error', () => {
     expect(index.branches({ receivingCountry: 'IN', deliveryMode: 4, receivingAgentHeadOfficeCode: 'ZZZZZZ', pageNumber: 1, pageSize: 50 }).pagination.totalItems).toBe(0);
+    // A code the documents' placeholder cannot take (the API refuses it; the index still answers it plainly).
+    for (const code of ['icicin', 'ICICINX', 'IC"IN']) {
+      const search = { receivingCountry: 'IN', deliveryMode: 4, receivingAgentHeadOfficeCode: code, pageNumber: 1, pageSize: 50 };
+      expect(branchPage(index, search).pagination.totalItems).toBe(0);
+    }
     expect(index.branches({ receivingCountry: 'BD', deliveryMode: 4, receivingAgentHeadOfficeCode: 'ICICIN', pageNumber: 1, pageSize: 50 }).pagination.totalItems).toBe(0);
     expect(index.branches({ receivingCountry: 'IN', deliveryMode: 1, receivingAgentHeadOfficeCode: 'ICICIN', pageNumber: 1, pageSize: 50 }).pagination.totalItems).toBe(0);
     expect(index.agents({ receivingCountry: 'MX', deliveryMode: 1, state: 'ZZZ', pageNumber: 1, pageSize: 50 }).pagination.totalItems).toBe(0);
