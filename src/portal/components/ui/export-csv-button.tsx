@@ -3,41 +3,19 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import DownloadIcon from '@mui/icons-material/Download';
-import { stringify } from 'csv-stringify/browser/esm/sync';
 import { useTranslation } from 'react-i18next';
-import { MAX_PAGE_SIZE, toCsvCell, type Page } from '../../../contract';
+import { MAX_PAGE_SIZE, type Page } from '../../../contract';
+import type { CsvColumn } from './csv';
 import { formatNumber } from '../../lib/i18n';
 import { ProblemAlert } from './problem-alert';
 
-export interface CsvColumn<T> {
-  header: string;
-  value: (row: T) => string | number | null | undefined;
-  /** A code (routing number, bank code, IFSC): kept as text so a spreadsheet keeps its leading zeros. */
-  code?: boolean;
-}
+export type { CsvColumn } from './csv';
 
 /** Most rows one download holds: ten pages of the API's largest page, stated next to the button. */
 export const MAX_EXPORT_ROWS = 10_000;
 
 // Excel reads a UTF-8 file without a byte-order mark in the local code page ("Juanacatlán" garbles).
 const BOM = '\uFEFF';
-// A code of letters and digits only, written as the text formula ="010150166": the one form Excel, LibreOffice
-// and Google Sheets all open as text. It cannot carry anything else: other values never get this form.
-const PLAIN_CODE = /^[A-Za-z0-9]+$/;
-
-function cell<T>(column: CsvColumn<T>, row: T): string {
-  const value = column.value(row);
-  if (value === null || value === undefined) return '';
-  const text = String(value);
-  if (column.code && PLAIN_CODE.test(text)) return `="${text}"`;
-  return toCsvCell(text);
-}
-
-/** CSV text (no BOM) of a header row and the rows; every cell goes through the contract's `toCsvCell`. */
-export function toCsv<T>(rows: T[], columns: CsvColumn<T>[], withHeader = true): string {
-  const records = rows.map((row) => columns.map((column) => cell(column, row)));
-  return stringify(withHeader ? [columns.map((c) => toCsvCell(c.header)), ...records] : records);
-}
 
 /** A file name that says what the file holds: the screen, every filter, and how many rows of how many. */
 export function exportFileName(screen: string, filters: Record<string, string | undefined>, rows: number, total: number): string {
@@ -74,6 +52,7 @@ export function ExportCsvButton<T>({ source, columns, screen, filters }: { sourc
   const run = async () => {
     setError(null);
     try {
+      const { toCsv } = await import('./csv');
       const parts = [toCsv([], columns)];
       if (!source.fetchPage) parts.push(toCsv(source.rows, columns, false));
       else {

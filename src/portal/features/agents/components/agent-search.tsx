@@ -8,7 +8,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { TFunction } from 'i18next';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK, agentsQuery, withPlaceAliases, type Agent } from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
@@ -160,7 +160,8 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
             </Button>
           }
         >
-          <Trans i18nKey="agents.pointer" components={{ strong: <strong />, code: <code /> }} />
+          {t('agents.pointerLead')} <strong>{t('agents.pointerFinder')}</strong> {t('agents.pointerRest')}
+          <code> {t('agents.pointerPattern')}</code>.
         </Alert>
       )}
       <Stack component="form" role="search" aria-label={t('agents.form')} direction={{ xs: 'column', md: 'row' }} spacing={2} onSubmit={commit} noValidate>
