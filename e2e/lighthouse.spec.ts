@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
 import puppeteer from 'puppeteer-core';
 import { CORRESPONDENT_ID, expect, test } from './fixtures';
 
@@ -19,6 +20,11 @@ const SCREENS = [
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 /** Below this the run fails (the issue's budget); the target is 95 in every category. */
 const FAIL_UNDER = 90;
+/**
+ * Runs per screen; the scores are those of the median run (Lighthouse's computeMedianRun, by FCP and TTI), as
+ * Lighthouse recommends: the simulation still reads the host's CPU task times, which vary on a shared machine.
+ */
+const RUNS = 3;
 const CHROMIUM = '/usr/bin/chromium';
 
 /**
@@ -36,6 +42,8 @@ const PC_ON_SLOW_4G = {
   },
 };
 
+type LighthouseResult = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+
 interface ScreenScores {
   screen: string;
   path: string;
@@ -46,7 +54,7 @@ interface ScreenScores {
 test.describe.configure({ mode: 'serial' });
 
 test('Lighthouse: performance, accessibility, best practices and SEO of every screen, signed in, slow 4G', async ({ baseURL }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(600_000);
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? CHROMIUM,
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
@@ -64,13 +72,14 @@ test('Lighthouse: performance, accessibility, best practices and SEO of every sc
     await browser.disconnect();
 
     for (const screen of SCREENS) {
-      const runner = await lighthouse(
-        `${baseURL}${screen.path}`,
-        { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] },
-        PC_ON_SLOW_4G,
-      );
-      const lhr = runner!.lhr;
-      expect(lhr.runtimeError, `${screen.name}: ${lhr.runtimeError?.message}`).toBeUndefined();
+      const runs: LighthouseResult[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const runner = await lighthouse(`${baseURL}${screen.path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] }, PC_ON_SLOW_4G);
+        expect(runner!.lhr.runtimeError, `${screen.name}: ${runner!.lhr.runtimeError?.message}`).toBeUndefined();
+        runs.push(runner!.lhr);
+      }
+      const lhr = computeMedianRun(runs as never) as unknown as LighthouseResult;
+      console.log(`${screen.name}: performance of the ${RUNS} runs ${runs.map((r) => Math.round((r.categories.performance.score ?? 0) * 100)).join(', ')}`);
       // Measured signed in: the screen asked the API for its results (the sign-in form asks for nothing).
       const requests = (lhr.audits['network-requests'].details as unknown as { items: { url: string; statusCode: number }[] }).items;
       expect(requests.filter((r) => r.url.includes(screen.lookup)).map((r) => r.statusCode)).toContain(200);
