@@ -74,7 +74,7 @@ export async function apiGet<T>(path: string, options: { query?: QueryValues; si
   const type = response.headers.get('content-type') ?? '';
   const problem: ProblemBody = type.includes('json') ? await response.json().catch(() => ({})) : {};
   throw new ApiError(
-    problem.detail ?? i18n.t('api.answered', { status: response.status, statusText: response.statusText }).replace(' .', '.'),
+    problem.detail ?? i18n.t('api.answered', { status: `${response.status} ${response.statusText}`.trim() }),
     response.status,
     problem.correlationId ?? answeredId,
     problem.errors ?? [],
