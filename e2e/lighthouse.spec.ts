@@ -72,11 +72,16 @@ test('Lighthouse: performance, accessibility, best practices and SEO of every sc
     await browser.disconnect();
 
     for (const screen of SCREENS) {
+      // A run Lighthouse itself could not record (e.g. NO_NAVSTART, a trace without its navigation) is run
+      // again, as its filterToValidRuns leaves such runs out; two such failures in a row fail the test.
       const runs: LighthouseResult[] = [];
-      for (let run = 0; run < RUNS; run++) {
+      for (let attempt = 0, failures = 0; runs.length < RUNS; attempt++) {
         const runner = await lighthouse(`${baseURL}${screen.path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] }, PC_ON_SLOW_4G);
-        expect(runner!.lhr.runtimeError, `${screen.name}: ${runner!.lhr.runtimeError?.message}`).toBeUndefined();
-        runs.push(runner!.lhr);
+        const error = runner!.lhr.runtimeError;
+        if (error) console.log(`${screen.name}: run ${attempt + 1} not recorded by Lighthouse (${error.code}); running it again`);
+        failures = error ? failures + 1 : 0;
+        expect(failures, `${screen.name}: ${error?.message}`).toBeLessThan(2);
+        if (!error) runs.push(runner!.lhr);
       }
       const lhr = computeMedianRun(runs as never) as unknown as LighthouseResult;
       console.log(`${screen.name}: performance of the ${RUNS} runs ${runs.map((r) => Math.round((r.categories.performance.score ?? 0) * 100)).join(', ')}`);
