@@ -480,7 +480,18 @@ export class SearchIndex {
       routedRows: (code) => this.rowsWithCode('routing', code),
       matchingPlaces: (column, country, term) =>
         this.matchingAny(this.text[column], placeNameVariants(country, term).map((t) => t.toLowerCase())),
+      bankStateCounts: () => (this.bankStates ??= this.countBankStates()),
     };
+  }
+
+  /** Rows by bank and state, made on first use (one pass over the branches): see IndexView.bankStateCounts. */
+  private bankStates: Int32Array | null = null;
+  private countBankStates(): Int32Array {
+    const width = this.tables.state.size + 1;
+    const counts = new Int32Array(this.data.banks.length * width);
+    const { bank, state } = this.data.branches;
+    for (let row = 0; row < this.data.branches.count; row++) counts[bank[row] * width + (state[row] < 0 ? width - 1 : state[row])]++;
+    return counts;
   }
 }
 
@@ -495,6 +506,8 @@ export interface IndexView {
   routedRows(code: string): number[];
   /** Ids of the lower-cased texts of the column holding the term under any of its place names (as the branch filters). */
   matchingPlaces(column: 'addr1Lower' | 'addr2Lower' | 'districtLower', country: string, term: string): Int32Array;
+  /** Branch rows by bank and state: [bank * (states + 1) + state], the last column for rows without a state. */
+  bankStateCounts(): Int32Array;
 }
 
 /**
