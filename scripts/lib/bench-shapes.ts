@@ -80,6 +80,42 @@ export async function buildShapes(base: string, real: SeedFiles): Promise<Shape[
   const countries = ['MX', 'IN', 'BD', 'NG', 'PH', 'NP'];
   const branches = (query: Record<string, string | number>) => path('banks/branches', { ...office, ...query });
 
+  // Code lookups (issue #15): distinct real codes as a teller pastes them, spread over the whole data set —
+  // IFSCs (every third typed lower case with spaces), Bangladesh routing numbers, agent codes of several
+  // countries, bank codes — and, for the real IFSCs the India extract does not hold, Razorpay's list.
+  type Paged<T> = { data: T[]; pagination: { totalPages: number } };
+  const pagesOf = async <T>(endpoint: string, query: Record<string, string | number>, pages: number): Promise<T[]> => {
+    const first = await getJson<Paged<T>>(base, path(endpoint, { ...query, pageSize: 1000 }));
+    const rest = spread(Array.from({ length: Math.max(0, first.pagination.totalPages - 1) }, (_, i) => i + 2), pages - 1);
+    const more = await Promise.all(rest.map((pageNumber) => getJson<Paged<T>>(base, path(endpoint, { ...query, pageSize: 1000, pageNumber }))));
+    return [first, ...more].flatMap((page) => page.data);
+  };
+  const ifscs = spread((await pagesOf<{ routingNumber: string | null }>('banks/branches', office, 4)).flatMap((b) => (b.routingNumber ? [b.routingNumber] : [])), 2000);
+  const bdRouting = spread(
+    (await pagesOf<{ routingNumber: string | null }>('banks/branches', { receivingCountry: 'BD', deliveryMode: '04', receivingAgentHeadOfficeCode: 'BRACBD' }, 3)).flatMap((b) => (b.routingNumber ? [b.routingNumber] : [])),
+    1000,
+  );
+  const agentCodes = (
+    await Promise.all(
+      (['MX', 'PH', 'BD'] as const).map((receivingCountry) => pagesOf<{ agentCode: string }>('agents', { receivingCountry, deliveryMode: '01' }, 2)),
+    )
+  ).flatMap((agents) => spread(agents.map((a) => a.agentCode), 400));
+  const bankCodes = [...new Set(real.branchFiles.flatMap((f) => f.records).map((r) => r.bank_code))];
+  const issuedNotHeld = ['HDFC0000001', 'UTIB0000001', 'KKBK0000131', 'PUNB0000100', 'YESB0000001'];
+  const pasted = (code: string, i: number) => (i % 3 === 0 && code.length > 8 ? `${code.slice(0, 4).toLowerCase()} ${code.slice(4).toLowerCase()}` : code);
+  const codePaths = [...ifscs, ...bdRouting, ...agentCodes, ...bankCodes, ...issuedNotHeld].map((code, i) => `/v1/codes/${encodeURIComponent(pasted(code, i))}`);
+  const browseOffices = [office, { receivingCountry: 'BD', deliveryMode: '04', receivingAgentHeadOfficeCode: 'SONLBD' }, { receivingCountry: 'NG', deliveryMode: '04', receivingAgentHeadOfficeCode: 'FRBKNG' }];
+  type Browse = { facets: { banks: { bankCode: string }[]; states: { code: string }[] } };
+  const browsePaths: string[] = [];
+  for (const scope of browseOffices) {
+    const banks = (await getJson<Browse>(base, path('banks/browse', { ...scope, pageSize: 1 }))).facets.banks;
+    for (const { bankCode } of spread(banks, 8)) {
+      browsePaths.push(path('banks/browse', { ...scope, bankCode }));
+      const states = (await getJson<Browse>(base, path('banks/browse', { ...scope, bankCode, pageSize: 1 }))).facets.states;
+      for (const { code: state } of spread(states, 4)) browsePaths.push(path('banks/browse', { ...scope, bankCode, state }));
+    }
+  }
+
   const distinctBranches = inBankWords.flatMap((bankName) => placeWords.flatMap((branchLocation) => [1, 2].map((pageNumber) => branches({ bankName, branchLocation, pageNumber }))));
   // Shuffled (a fixed order), so that consecutive requests do not share their terms.
   const shuffled = (paths: string[]) => paths.map((p, i) => [(i * 2654435761) % 4294967296, p] as const).sort((a, b) => a[0] - b[0]).map(([, p]) => p);
@@ -94,6 +130,12 @@ export async function buildShapes(base: string, real: SeedFiles): Promise<Shape[
       query: `MX 01 state=<${mxStates.length} states>&search=<${agentWords.length} name words>&pageNumber=1|2`,
       paths: shuffled(mxStates.flatMap((state) => agentWords.flatMap((search) => [1, 2].map((pageNumber) => path('agents', { ...mexico, state, search, pageNumber }))))),
     },
+    {
+      name: 'codes: distinct real codes',
+      query: `codes/<${ifscs.length} IFSCs, ${bdRouting.length} BD routing numbers, ${agentCodes.length} agent codes, ${bankCodes.length} bank codes, ${issuedNotHeld.length} IFSCs not held>`,
+      paths: shuffled(codePaths),
+    },
+    { name: 'browse: bank, then state', query: 'banks/browse ICICIN|SONLBD|FRBKNG bankCode=<bank>[&state=<state>]', paths: browsePaths },
     { name: 'branches: head office only', query: 'banks/branches ICICIN', paths: [branches({})] },
     { name: 'branches: exact routing number', query: 'bankCode=<IFSC> (50 rotating)', paths: routingNumbers.map((r) => branches({ bankCode: r })) },
     {

@@ -5,3 +5,4 @@ export * from './operations';
 export * from './csv-cell';
 export * from './place-aliases';
 export * from './bank-codes';
+export * from './codes';

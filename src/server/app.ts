@@ -23,6 +23,7 @@ import rateLimit, { type RateLimitOptions } from './plugins/external/rate-limit'
 import type { RedisDependency } from './redis';
 import referenceRoutes from './routes/v1/reference';
 import lookupRoutes from './routes/v1/lookups';
+import extensionRoutes from './routes/v1/extensions';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -100,6 +101,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       connectionsCheckingInterval: 500,
     },
     requestTimeout: limits.requestTimeoutMs,
+    // A path parameter (GET /v1/codes/{code}) as long as the request target allows: an over-long code is then
+    // the route's 400 naming the parameter, not the router's 404.
+    routerOptions: { maxParamLength: limits.maxUrlLength },
     clientErrorHandler: clientErrorAsProblem,
     // A path Fastify cannot decode (bad %-escape) is the client's mistake: a 400 problem, like any other.
     frameworkErrors: (error, request, reply) => {
@@ -237,6 +241,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await lookups.register(access, options.access ?? {});
       await lookups.register(referenceRoutes);
       await lookups.register(lookupRoutes);
+      await lookups.register(extensionRoutes);
     },
     { prefix: '/v1' },
   );

@@ -14,7 +14,7 @@ import type { ReferenceCache } from './reference-cache';
 // reference data checks meaning (a served country, a mode offered there, a state of that country). All
 // problems are collected and reported at once in one 400.
 
-function issuesToParameters(issues: z.core.$ZodIssue[], location: ProblemParameter['in']): ProblemParameter[] {
+export function issuesToParameters(issues: z.core.$ZodIssue[], location: ProblemParameter['in']): ProblemParameter[] {
   return issues.flatMap((issue) => {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((name) => ({ name, in: location, message: 'is not a parameter of this operation' }));

@@ -13,6 +13,8 @@ export interface ServerProcess {
   /** http://127.0.0.1:<port>, once listening. */
   url: string;
   output(): string;
+  /** The whole output file (the server writes its log there). */
+  logFile: string;
   /** Resolves with the exit code (or the signal's name) once the process has ended. */
   exited: Promise<number | string>;
   dataDir: string;
@@ -28,12 +30,18 @@ export function seededDataDir(): string {
 }
 
 /** Starts the server; resolves once it listens, or with `url` empty once it exited without listening. */
-export async function startServer(env: Record<string, string>, dataDir = seededDataDir(), timeoutMs = 60_000): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  dataDir = seededDataDir(),
+  timeoutMs = 60_000,
+  /** Node's own options for the server process (e.g. --trace-gc, which NODE_OPTIONS does not take). */
+  nodeOptions: string[] = [],
+): Promise<ServerProcess> {
   // Output goes to a file, as a deployed server's would: the test process then never throttles the server
   // by reading its log (a soak writes one audit line per request).
   const logFile = join(dataDir, 'server.log');
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'src/server/main.ts'], {
     cwd: process.cwd(),
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '0', PORTAL_DIR: join(dataDir, 'no-portal'), ...env },
     stdio: ['ignore', log, log],
@@ -72,6 +80,7 @@ export async function startServer(env: Record<string, string>, dataDir = seededD
     child,
     url,
     output: text,
+    logFile,
     exited,
     dataDir,
     async stop() {

@@ -11,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';
+import { LazyCodeBox } from '../features/code-lookup/components/lazy-code-box';
 import { CorrespondentButton } from '../features/correspondent/components/correspondent-button';
 import { SignIn } from '../features/correspondent/components/sign-in';
 import { DataStatusFooter } from '../features/data-status/components/data-status-footer';
@@ -43,10 +44,16 @@ export function Layout() {
       </Box>
       {/* Sticky on wider screens only: at 360 px the bar with the selector would take a third of the height. */}
       <AppBar position="sticky" component="header" sx={{ position: { xs: 'static', sm: 'sticky' } }}>
-        <Toolbar variant="dense" sx={{ gap: 1 }}>
+        {/* On a phone the code box takes its own line under the title. */}
+        <Toolbar variant="dense" sx={{ gap: 1, flexWrap: { xs: 'wrap', sm: 'nowrap' }, py: { xs: 0.5, sm: 0.75 } }}>
           <Typography component="p" variant="h6" sx={{ flexGrow: 1, fontSize: { xs: '1rem', sm: '1.25rem' } }}>
             {t('app.title')}
           </Typography>
+          {correspondentId && (
+            <Box sx={{ order: { xs: 3, sm: 0 }, flexBasis: { xs: '100%', sm: 'auto' } }}>
+              <LazyCodeBox />
+            </Box>
+          )}
           <LanguageSwitch />
           {correspondentId && <CorrespondentButton correspondentId={correspondentId} />}
         </Toolbar>

@@ -1,6 +1,1 @@
-/** The screens' paths; the screen is part of the URL state like every filter. */
-export const paths = {
-  agents: '/agents',
-  payoutNetworks: '/payout-networks',
-  branches: '/branches',
-} as const;
+export { paths } from '../lib/paths';

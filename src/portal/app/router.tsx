@@ -30,6 +30,7 @@ const router = createBrowserRouter([
           { path: paths.agents, lazy: () => import('./routes/agents') },
           { path: paths.payoutNetworks, lazy: () => import('./routes/payout-networks') },
           { path: paths.branches, lazy: () => import('./routes/branches') },
+          { path: paths.code, lazy: () => import('./routes/code') },
           { path: '*', element: <ToAgents /> },
         ],
       },

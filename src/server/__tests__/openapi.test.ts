@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
-import { agentsQuery, branchesQuery, citiesQuery, lookupHeaders, payoutNetworksQuery, statesQuery } from '../../contract';
+import { agentsQuery, branchesQuery, browseQuery, citiesQuery, lookupHeaders, payoutNetworksQuery, statesQuery } from '../../contract';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 // The OpenAPI document is generated from the contract; it must be valid OpenAPI 3.1 and describe every
@@ -31,6 +31,8 @@ describe('GET /v1/openapi.json', () => {
     ['/v1/states', statesQuery],
     ['/v1/cities', citiesQuery],
     ['/v1/data-status', null],
+    ['/v1/banks/browse', browseQuery],
+    ['/v1/codes/{code}', null],
   ];
 
   it.each(operations)('%s lists its parameters, headers and errors', (path, query) => {
@@ -44,6 +46,15 @@ describe('GET /v1/openapi.json', () => {
     expect(operation.responses['400'].content['application/problem+json']).toBeDefined();
   });
 
+  it('tags the extensions beyond the spec, and takes the code in the path', () => {
+    const tagged = Object.entries(document.paths as Record<string, { get: { tags: string[] } }>)
+      .filter(([, item]) => item.get.tags.includes('Extensions'))
+      .map(([path]) => path);
+    expect(tagged.sort()).toEqual(['/v1/banks/browse', '/v1/codes/{code}']);
+    const code = document.paths['/v1/codes/{code}'].get.parameters.find((p: { name: string }) => p.name === 'code');
+    expect(code).toMatchObject({ in: 'path', required: true, schema: { maxLength: 40 } });
+  });
+
   it('describes integer parameters as int32 with their limits', () => {
     const parameters = document.paths['/v1/agents'].get.parameters as { name: string; schema: Record<string, unknown> }[];
     expect(parameters.find((p) => p.name === 'pageSize')!.schema).toMatchObject({ type: 'integer', format: 'int32', minimum: 1, maximum: 1000 });
@@ -52,7 +63,7 @@ describe('GET /v1/openapi.json', () => {
 
   it('every path the app routes under /v1 is in the document', () => {
     const routed = t.app.printRoutes({ commonPrefix: false });
-    for (const path of Object.keys(document.paths)) expect(routed).toContain(path.replace('/v1/', ''));
+    for (const path of Object.keys(document.paths)) expect(routed).toContain(path.replace('/v1/', '').replace(/\{(\w+)\}/, ':$1'));
   });
 
   it('serves a browsable API reference', async () => {

@@ -49,13 +49,14 @@ export function pageBody(
   rows: ArrayLike<number>,
   patch: { at: number; bytes: Uint8Array } | null,
   pagination: { pageNumber: number; pageSize: number; totalItems: number; totalPages: number },
+  allocate: (length: number) => Buffer = Buffer.allocUnsafe,
 ): Buffer {
   const open = '{"data":[';
   const close = `],"pagination":${JSON.stringify(pagination)}}`;
   const { offsets } = table;
   let length = open.length + Buffer.byteLength(close) - (rows.length > 0 ? 1 : 0);
   for (let i = 0; i < rows.length; i++) length += offsets[rows[i] + 1] - offsets[rows[i]];
-  const body = Buffer.allocUnsafe(length);
+  const body = allocate(length);
   let at = body.write(open, 0, 'latin1');
   for (let i = 0; i < rows.length; ) {
     let last = i;

@@ -95,13 +95,14 @@ export class SearchIndex {
   }
 
   /** The same answer as `branches`, as the JSON text of the page (UTF-8), written from the rows' documents. */
-  branchesJson(search: BranchSearch): Buffer {
+  branchesJson(search: BranchSearch, allocate?: (length: number) => Buffer): Buffer {
     const office = search.receivingAgentHeadOfficeCode;
     // Only a code of the placeholder's shape can be written over it (the API accepts no other).
     if (!HEAD_OFFICE_CODE.test(office)) return Buffer.from(JSON.stringify(this.branches(search)));
     const { total, rows } = this.branchMatches(search);
     const patch = { at: HEAD_OFFICE_AT, bytes: Buffer.from(office, 'latin1') };
-    return pageBody(this.documents.branches, this.sources.branches, rows, patch, pageOf([], total, search.pageNumber, search.pageSize).pagination);
+    const { pagination } = pageOf([], total, search.pageNumber, search.pageSize);
+    return pageBody(this.documents.branches, this.sources.branches, rows, patch, pagination, allocate);
   }
 
   /** The matching rows: how many, and those of the asked page. */
@@ -310,10 +311,11 @@ export class SearchIndex {
    * The same answer as `agents`, as the JSON text of the page, written from the rows' documents; delivery mode
    * 04 (answered from bank branches, each record made for its head office) returns null: use `agents`.
    */
-  agentsJson(search: AgentSearch): Buffer | null {
+  agentsJson(search: AgentSearch, allocate?: (length: number) => Buffer): Buffer | null {
     if (search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK) return null;
     const { total, rows } = this.agentRows(search, (search.pageNumber - 1) * search.pageSize);
-    return pageBody(this.documents.agents, this.sources.agents, rows, null, pageOf([], total, search.pageNumber, search.pageSize).pagination);
+    const { pagination } = pageOf([], total, search.pageNumber, search.pageSize);
+    return pageBody(this.documents.agents, this.sources.agents, rows, null, pagination, allocate);
   }
 
   /**
@@ -462,6 +464,50 @@ export class SearchIndex {
       routingNumber: branch.routingNumber,
     };
   }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Extensions beyond the spec (issue #15): the code lookup (codes.ts) and browsing with facets (browse.ts)
+  // read the same columns, so both stores answer them alike and from the same data version.
+
+  /** What the extension lookups read: the columns, string tables and the row records of the searches. */
+  get extensionView(): IndexView {
+    return {
+      data: this.data,
+      tables: this.tables,
+      stateName: (country, code) => this.stateNames.get(`${country}\u0000${code}`) ?? null,
+      branchRecord: (row, headOffice) => this.branchRecord(row, headOffice),
+      agentRecord: (row) => this.agentRecord(row),
+      routedRows: (code) => this.rowsWithCode('routing', code),
+      matchingPlaces: (column, country, term) =>
+        this.matchingAny(this.text[column], placeNameVariants(country, term).map((t) => t.toLowerCase())),
+      bankStateCounts: () => (this.bankStates ??= this.countBankStates()),
+    };
+  }
+
+  /** Rows by bank and state, made on first use (one pass over the branches): see IndexView.bankStateCounts. */
+  private bankStates: Int32Array | null = null;
+  private countBankStates(): Int32Array {
+    const width = this.tables.state.size + 1;
+    const counts = new Int32Array(this.data.banks.length * width);
+    const { bank, state } = this.data.branches;
+    for (let row = 0; row < this.data.branches.count; row++) counts[bank[row] * width + (state[row] < 0 ? width - 1 : state[row])]++;
+    return counts;
+  }
+}
+
+/** See SearchIndex.extensionView. */
+export interface IndexView {
+  data: SearchIndexData;
+  tables: Record<keyof SearchIndexData['tables'], StringTable>;
+  stateName(country: string, code: string): string | null;
+  branchRecord(row: number, headOffice: string): BankBranch;
+  agentRecord(row: number): Agent;
+  /** Branch rows whose routing number is the code (the hash table). */
+  routedRows(code: string): number[];
+  /** Ids of the lower-cased texts of the column holding the term under any of its place names (as the branch filters). */
+  matchingPlaces(column: 'addr1Lower' | 'addr2Lower' | 'districtLower', country: string, term: string): Int32Array;
+  /** Branch rows by bank and state: [bank * (states + 1) + state], the last column for rows without a state. */
+  bankStateCounts(): Int32Array;
 }
 
 /**

@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   DEFAULT_PAGE_SIZE,
   agentsQuery,
   branchesQuery,
   payoutNetworksQuery,
 } from '../../../contract';
+import { BodyPool } from '../../search/body-pool';
 import { all, branchRules, countryAndMode, parseLookup, stateOfCountry } from '../../validation';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -12,6 +13,13 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 // The three operations of the spec: Get Agent List (4.1), Get Anywhere Payout Network (4.2),
 // Get Bank Branches (4.3).
 export default async function lookupRoutes(app: FastifyInstance) {
+  // Search answers are written into pooled buffers, each taken back when its response has closed.
+  const bodies = new BodyPool();
+  const sendPooled = (reply: FastifyReply, body: Buffer) => {
+    reply.raw.once('close', () => bodies.give(body));
+    return reply.type(JSON_TYPE).send(body);
+  };
+
   // Partner data (agents, networks, branches, with addresses and phone numbers) is never stored by a browser
   // or a proxy; set before anything else so errors carry it too.
   app.addHook('onRequest', async (_request, reply) => {
@@ -25,8 +33,8 @@ export default async function lookupRoutes(app: FastifyInstance) {
     reply.header('x-data-version', index.version);
     const search = { ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE };
     // The page's JSON is written from the records' JSON kept in the index (search/documents.ts).
-    const json = index.agentsJson(search);
-    if (json) return reply.type(JSON_TYPE).send(json);
+    const json = index.agentsJson(search, bodies.take);
+    if (json) return sendPooled(reply, json);
     const page = index.agents(search);
     // Spec §4.1 rule 1: for delivery mode 04, GET /banks/branches is the recommended operation.
     return {
@@ -47,7 +55,7 @@ export default async function lookupRoutes(app: FastifyInstance) {
     const query = parseLookup(request, branchesQuery, app.reference, branchRules);
     const index = app.searchIndex.index();
     reply.header('x-data-version', index.version);
-    const json = index.branchesJson({ ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE });
-    return reply.type(JSON_TYPE).send(json);
+    const search = { ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE };
+    return sendPooled(reply, index.branchesJson(search, bodies.take));
   });
 }

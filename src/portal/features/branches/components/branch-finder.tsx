@@ -20,13 +20,16 @@ import { translateRule } from '../../../lib/i18n';
 import { presentValues, useOtherParams, useScreenParams } from '../../../lib/url-state';
 import { useUrlForm } from '../../../lib/use-url-form';
 import { branchesQueryOptions, getBranches, useBranches, useHeadOfficesPayingInto } from '../api/get-branches';
+import { getBrowse, useBrowse } from '../api/get-browse';
+import { BrowseFacets } from './browse-facets';
 
 export interface HeadOffice {
   code: string;
   name: string;
 }
 
-const FILTERS = ['receivingAgentHeadOfficeCode', 'bankName', 'bankCode', 'branchLocation', 'address', 'district', 'pageNumber', 'pageSize'] as const;
+// state and city are the browse facets' (GET /v1/banks/browse, an extension); the spec's operation never gets them.
+const FILTERS = ['receivingAgentHeadOfficeCode', 'bankName', 'bankCode', 'branchLocation', 'address', 'district', 'state', 'city', 'pageNumber', 'pageSize'] as const;
 const FIELDS = { receivingAgentHeadOfficeCode: true, bankName: true, bankCode: true, branchLocation: true, address: true } as const;
 // District is a filter of Bangladesh only (spec §4.3); elsewhere the field does not exist.
 const schemaFor = (receivingCountry: string) =>
@@ -38,6 +41,12 @@ const TEXT_FIELDS = [
   { name: 'branchLocation', label: 'branches.branchLocation', hint: 'branches.branchLocationHint', phone: false },
   { name: 'address', label: 'branches.address', hint: 'branches.addressHint', phone: false },
 ] as const;
+
+/** The finder's values without the browse facets' state and city. */
+function withoutBrowsing<T extends { state?: string; city?: string }>(values: T): Omit<T, 'state' | 'city'> {
+  const { state: _state, city: _city, ...rest } = values;
+  return rest;
+}
 
 // Codes are pasted from cheques and spreadsheets with spaces or tabs around (or inside) them; a code never holds one.
 const withoutSpaces = (value: string) => value.replace(/\s+/g, '');
@@ -73,10 +82,13 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
       ...(isBangladesh ? { district: values.district } : {}),
     },
     onCommit: (filters) => {
+      // Another head office or bank code starts the browsing (state, city) afresh: they belonged to the old bank.
+      const rebrowse = filters.receivingAgentHeadOfficeCode !== values.receivingAgentHeadOfficeCode || filters.bankCode !== values.bankCode;
+      const browsing = rebrowse ? { state: '', city: '' } : { state: values.state, city: values.city };
       // The request leaves now, not after the screen has rendered the new URL (~200 ms later on a busy PC).
-      const next = { ...others, receivingCountry, deliveryMode, ...presentValues({ ...values, ...filters, pageNumber: '' }) };
-      if (next.receivingAgentHeadOfficeCode) void queryClient.prefetchQuery(branchesQueryOptions({ ...next, receivingAgentHeadOfficeCode: next.receivingAgentHeadOfficeCode }));
-      update(filters, { flushSync: true });
+      const next = { ...others, receivingCountry, deliveryMode, ...presentValues({ ...values, ...filters, ...browsing, pageNumber: '' }) };
+      if (next.receivingAgentHeadOfficeCode && !next.state && !next.city) void queryClient.prefetchQuery(branchesQueryOptions({ ...withoutBrowsing(next), receivingAgentHeadOfficeCode: next.receivingAgentHeadOfficeCode }));
+      update({ ...filters, ...(rebrowse ? browsing : {}) }, { flushSync: true });
     },
   });
   const headOffice = values.receivingAgentHeadOfficeCode;
@@ -85,8 +97,16 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
     if (!headOffice && headOffices[0]) update({ receivingAgentHeadOfficeCode: headOffices[0].code }, { replace: true });
   }, [headOffice, headOffices, update]);
 
-  const params = { ...others, receivingCountry, deliveryMode, ...presentValues(values), receivingAgentHeadOfficeCode: headOffice };
-  const branches = useBranches(params, Boolean(headOffice));
+  const params = { ...others, receivingCountry, deliveryMode, ...presentValues(withoutBrowsing(values)), receivingAgentHeadOfficeCode: headOffice };
+  // Browsing to a state or city: the table is the browse answer's page; otherwise the spec's Get Bank Branches,
+  // with the facets asked for alongside (one row of page, only their counts are used).
+  const narrowed = Boolean(values.state || values.city);
+  const browseParams = narrowed
+    ? { ...params, ...presentValues({ state: values.state, city: values.city }) }
+    : { ...params, pageNumber: undefined, pageSize: '1' };
+  const browse = useBrowse(browseParams, Boolean(headOffice), narrowed);
+  const table = useBranches(params, Boolean(headOffice) && !narrowed);
+  const branches = narrowed ? browse : table;
   const errors = form.formState.errors as Partial<Record<string, { message?: string }>>;
   const chosenOffice = headOffices.find((o) => o.code === headOffice);
   const pagination = branches.data?.pagination;
@@ -102,7 +122,7 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
 
   // On a phone the less used fields fold away, so the results start near the top; any of them in use stays open.
   const [moreOpen, setMoreOpen] = useState(false);
-  const foldedInUse = Boolean(values.branchLocation || values.address || values.district);
+  const foldedInUse = Boolean(values.branchLocation || values.address || values.district || values.state || values.city);
   const showFolded = !isPhone || moreOpen || foldedInUse;
 
   const columns: ResultColumn<BankBranch>[] = [
@@ -225,6 +245,16 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
         {/* Enter in a field submits at once instead of waiting for the typing pause. */}
         <button type="submit" hidden />
       </Box>
+      {/* On a phone the browse lists fold with the less used filters, so the results start near the top. */}
+      {headOffice && chosenOffice && showFolded && (
+        <BrowseFacets
+          receivingCountry={receivingCountry}
+          facets={browse.data?.facets}
+          choice={{ bankCode: values.bankCode, state: values.state, city: values.city }}
+          onChoose={(patch) => update(patch)}
+          disabled={hasErrors || browse.isError}
+        />
+      )}
       <QueryStatus
         isPending={branches.isPending && Boolean(headOffice)}
         isFetching={branches.isFetching}
@@ -242,11 +272,14 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
               source={{
                 total: branches.data.pagination.totalItems,
                 rows: branches.data.data,
-                fetchPage: (pageNumber, pageSize) => getBranches({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }),
+                fetchPage: (pageNumber, pageSize) =>
+                  narrowed
+                    ? getBrowse({ ...browseParams, pageNumber: String(pageNumber), pageSize: String(pageSize) })
+                    : getBranches({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }),
               }}
               columns={csvColumns(t)}
               screen="branches"
-              filters={{ receivingCountry, receivingAgentHeadOfficeCode: headOffice, bankName: values.bankName, bankCode: values.bankCode, branchLocation: values.branchLocation, address: values.address, district: values.district }}
+              filters={{ receivingCountry, receivingAgentHeadOfficeCode: headOffice, bankName: values.bankName, bankCode: values.bankCode, branchLocation: values.branchLocation, address: values.address, district: values.district, state: values.state, city: values.city }}
             />
             <ResultsView label={t('branches.list')} rows={branches.data.data} columns={columns} rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`} />
             <ResultsPagination pagination={branches.data.pagination} onChange={(change) => update(change)} />

@@ -1,0 +1,29 @@
+import { useSearchParams } from 'react-router';
+import { CodeMatches } from '../../features/code-lookup/components/code-matches';
+import { useCode } from '../../features/code-lookup/api/get-code';
+import { useReceivingCountries } from '../../features/receiving-selector/api/get-receiving-countries';
+import { QueryStatus } from '../../components/ui/query-status';
+import { Screen } from '../../components/ui/screen';
+
+// The answer to the app bar's code box: what the code names, across countries (GET /v1/codes/{code}).
+export function Component() {
+  const [params] = useSearchParams();
+  const code = params.get('code') ?? '';
+  const answer = useCode(code);
+  const countries = useReceivingCountries();
+  const countryName = (country: string) => countries.data?.data.find((c) => c.code === country)?.name ?? country;
+  return (
+    <Screen title="Find by code" purpose="What the code a customer brings names: the branch, bank or agent, and the head offices that can pay into it.">
+      <QueryStatus
+        isPending={answer.isPending && code !== ''}
+        isFetching={answer.isFetching}
+        error={answer.error}
+        isEmpty={code === ''}
+        empty="Paste a code in the box above (press / to get there)."
+        onRetry={() => void answer.refetch()}
+      >
+        {answer.data && <CodeMatches answer={answer.data} countryName={countryName} />}
+      </QueryStatus>
+    </Screen>
+  );
+}
