@@ -7,7 +7,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { BANK_CODE_FORMATS, type CodeFormat, type CodeLookupResponse, type CodeMatch, type PayingHeadOffice } from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
-import { countOf } from '../../../components/ui/results-header';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../lib/i18n';
 import { agentSearchLink, branchFinderLink } from '../../../lib/links';
 
 // What a code names (GET /v1/codes/{code}): each match with its country and bank, and for a branch or a bank
@@ -49,6 +50,11 @@ function HeadOffices({ match, offices }: { match: CodeMatch; offices: PayingHead
   );
 }
 
+function BranchCount({ count }: { count: number }) {
+  const { t } = useTranslation();
+  return <Typography variant="body2">{t('code.branchCount', { count, formatted: formatNumber(count) })}</Typography>;
+}
+
 function Match({ match }: { match: CodeMatch }) {
   const { branch, agent } = match;
   return (
@@ -71,7 +77,7 @@ function Match({ match }: { match: CodeMatch }) {
             <Typography variant="body2">{[branch.city, branch.district, branch.stateName].filter(Boolean).join(', ')}</Typography>
           </>
         )}
-        {match.kind === 'bank' && match.branchCount !== null && <Typography variant="body2">{countOf(match.branchCount, { one: 'branch', other: 'branches' })} in the data set</Typography>}
+        {match.kind === 'bank' && match.branchCount !== null && <BranchCount count={match.branchCount} />}
         {agent && (
           <>
             <Typography>
@@ -93,12 +99,13 @@ function Match({ match }: { match: CodeMatch }) {
 }
 
 export function CodeMatches({ answer, countryName }: { answer: CodeLookupResponse; countryName: (code: string) => string }) {
+  const { t } = useTranslation();
   const { code, data, formats, issuedIfsc } = answer;
   const tried = formats.map((f) => formatText(f, countryName));
   return (
     <Stack spacing={2}>
       <Typography role="status" data-testid="result-total">
-        {data.length === 0 ? `No record with the code ${code}` : `${countOf(data.length, { one: 'match', other: 'matches' })} for ${code}`}
+        {data.length === 0 ? t('code.none', { code }) : t('code.matches', { count: data.length, formatted: formatNumber(data.length), code })}
       </Typography>
       {data.map((match, i) => (
         <Match key={`${match.kind}:${match.receivingCountry}:${i}`} match={match} />
