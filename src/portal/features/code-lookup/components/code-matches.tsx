@@ -14,7 +14,6 @@ import { agentSearchLink, branchFinderLink } from '../../../lib/links';
 // What a code names (GET /v1/codes/{code}): each match with its country and bank, and for a branch or a bank
 // the head offices that can pay into it for delivery mode 04, each a link to the branch finder filled in.
 
-const KIND_LABELS = { branch: 'Bank branch', bank: 'Bank', agent: 'Agent location' } as const;
 
 const formatText = (format: CodeFormat, countryName: (code: string) => string) =>
   format.receivingCountry ? `${format.description} of ${countryName(format.receivingCountry)}` : format.description;
@@ -26,12 +25,12 @@ const ALL_FORMATS = Object.entries(BANK_CODE_FORMATS).flatMap(([country, f]) => 
 ]);
 
 function HeadOffices({ match, offices }: { match: CodeMatch; offices: PayingHeadOffice[] }) {
-  if (offices.length === 0)
-    return <Typography variant="body2">No head office of {match.receivingCountryName} pays into {match.bankName} for delivery mode 04.</Typography>;
+  const { t } = useTranslation();
+  if (offices.length === 0) return <Typography variant="body2">{t('code.noHeadOffice', { country: match.receivingCountryName, bank: match.bankName })}</Typography>;
   return (
     <Box>
       <Typography variant="body2" component="h3" sx={{ fontWeight: 600 }}>
-        Head offices that can pay into {match.kind === 'branch' ? 'this branch' : match.bankName} (delivery mode 04)
+        {match.kind === 'branch' ? t('code.headOfficesBranch') : t('code.headOfficesBank', { bank: match.bankName })}
       </Typography>
       <Box component="ul" sx={{ my: 0.5, pl: 3 }}>
         {offices.map((office) => (
@@ -42,7 +41,7 @@ function HeadOffices({ match, offices }: { match: CodeMatch; offices: PayingHead
             >
               {office.headOfficeName} ({office.receivingAgentHeadOfficeCode})
             </Link>
-            {' — open the branch finder'}
+            {t('code.openFinder')}
           </li>
         ))}
       </Box>
@@ -56,22 +55,24 @@ function BranchCount({ count }: { count: number }) {
 }
 
 function Match({ match }: { match: CodeMatch }) {
+  const { t } = useTranslation();
   const { branch, agent } = match;
+  const kind = t(`code.kind.${match.kind}`);
   return (
-    <Paper variant="outlined" component="article" aria-label={`${KIND_LABELS[match.kind]} in ${match.receivingCountryName}`} sx={{ p: 2 }} data-testid="code-match">
+    <Paper variant="outlined" component="article" aria-label={t('code.matchLabel', { kind, country: match.receivingCountryName })} sx={{ p: 2 }} data-testid="code-match">
       <Stack spacing={1}>
         <Typography component="h2" variant="h6">
-          {KIND_LABELS[match.kind]} · {match.receivingCountryName} ({match.receivingCountry})
+          {kind} · {match.receivingCountryName} ({match.receivingCountry})
         </Typography>
         {match.bankName && (
           <Typography>
-            Bank: {match.bankName} <CopyableCode value={match.bankCode} label="bank code" />
+            {t('code.bank')} {match.bankName} <CopyableCode value={match.bankCode} label={t('codes.bankCode')} />
           </Typography>
         )}
         {branch && (
           <>
             <Typography>
-              Branch: <strong>{branch.branchName}</strong> <CopyableCode value={branch.routingNumber} label="routing number" />
+              {t('code.branch')} <strong>{branch.branchName}</strong> <CopyableCode value={branch.routingNumber} label={t('codes.routingNumber')} />
             </Typography>
             <Typography variant="body2">{[branch.branchLocation, branch.address].filter(Boolean).join(' · ')}</Typography>
             <Typography variant="body2">{[branch.city, branch.district, branch.stateName].filter(Boolean).join(', ')}</Typography>
@@ -81,14 +82,14 @@ function Match({ match }: { match: CodeMatch }) {
         {agent && (
           <>
             <Typography>
-              Agent: <strong>{agent.agentName}</strong> <CopyableCode value={agent.agentCode} label="agent code" />
+              {t('code.agent')} <strong>{agent.agentName}</strong> <CopyableCode value={agent.agentCode} label={t('codes.agentCode')} />
             </Typography>
             <Typography variant="body2">
-              Head office: {agent.headOfficeName} ({agent.receivingAgentHeadOfficeCode}) · delivery modes {agent.deliveryModes.join(', ')}
+              {t('code.agentHeadOffice', { office: `${agent.headOfficeName} (${agent.receivingAgentHeadOfficeCode})`, modes: agent.deliveryModes.join(', ') })}
             </Typography>
             <Typography variant="body2">{[agent.addressLine1, agent.addressLine2, agent.city, agent.stateName, agent.phoneNumber].filter(Boolean).join(' · ')}</Typography>
             <Link component={RouterLink} to={agentSearchLink({ receivingCountry: agent.receivingCountry, deliveryMode: agent.deliveryModes[0], search: agent.agentName })}>
-              Open {agent.agentName} in the agent search
+              {t('code.openAgent', { agent: agent.agentName })}
             </Link>
           </>
         )}
