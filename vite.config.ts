@@ -1,12 +1,28 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { constants as zlib } from 'node:zlib';
 
 const apiPort = process.env.API_PORT ?? '8080';
 
 // One config for the portal build, the dev server (proxying /v1 to the API) and the unit/API/component
 // tests. Playwright's e2e suite (e2e/) runs separately against the built app.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Every text file of the build is written beside itself as .br and .gz at the highest levels: it costs
+    // seconds once at build time, and the server sends these files as they are (@fastify/static
+    // preCompressed), so no request pays for compression. See docs/compression-and-caching.md.
+    compression({
+      include: /\.(js|css|html|svg|json|txt|webmanifest)$/,
+      threshold: 0,
+      skipIfLargerOrEqual: true,
+      algorithms: [
+        defineAlgorithm('brotliCompress', { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY } }),
+        defineAlgorithm('gzip', { level: 9 }),
+      ],
+    }),
+  ],
   build: { outDir: 'dist/portal', emptyOutDir: true },
   server: { proxy: { '/v1': `http://127.0.0.1:${apiPort}` } },
   test: {

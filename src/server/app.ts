@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -10,6 +10,7 @@ import { buildOpenApiDocument } from './openapi';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody, sendProblem } from './problems';
 import securityHeaders from './plugins/external/helmet';
 import crossOrigin from './plugins/external/cors';
+import compression from './plugins/external/compress';
 import access, { type AccessOptions } from './plugins/app/access';
 import audit from './plugins/app/audit';
 import metrics, { type MetricsOptions } from './plugins/app/metrics';
@@ -75,6 +76,15 @@ export interface AppOptions {
 /** A path the portal's router may own: not the API, not an asset folder, no file extension in its last segment. */
 const isPortalRoute = (path: string) =>
   !/^\/(v1|assets)(\/|$)/.test(path) && !/\.[^/]*$/.test(path.slice(path.lastIndexOf('/')));
+/**
+ * Vite names every file under assets/ by a hash of its content, so a browser keeps it for a year without
+ * asking again; everything else (index.html, which names the current hashes, and the favicon) is
+ * revalidated on each visit (ETag / Last-Modified, a 304 when unchanged).
+ */
+const portalCacheHeaders = (portalDir: string) => (reply: { header(name: string, value: string): unknown }, file: string) => {
+  const hashed = relative(portalDir, file).split(sep)[0] === 'assets';
+  reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+};
 const acceptsHtml = (accept: string | undefined) => accept !== undefined && /\btext\/html\b/.test(accept);
 
 /**
@@ -148,6 +158,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // security headers), then the app's own (audit, metrics), then routes.
   await app.register(securityHeaders);
   await app.register(crossOrigin, { origins: options.corsOrigins ?? [] });
+  // Before every route: @fastify/compress attaches itself to the routes declared after it.
+  await app.register(compression);
 
   // Every answer, errors included, echoes the correlation id and (when given and well-formed) the
   // idempotency key.
@@ -264,7 +276,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   if (portalBuilt) {
-    await app.register(fastifyStatic, { root: portalDir, wildcard: false, index: 'index.html' });
+    await app.register(fastifyStatic, {
+      root: portalDir,
+      wildcard: false,
+      // An array: with preCompressed, @fastify/static finds the index of / only in this form.
+      index: ['index.html'],
+      // The build writes .br and .gz beside each file (vite.config.ts); they are sent as they are.
+      preCompressed: true,
+      setHeaders: portalCacheHeaders(portalDir),
+    });
   }
   return app;
 }

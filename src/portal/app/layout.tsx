@@ -10,23 +10,26 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
+import { useTranslation } from 'react-i18next';
 import { LazyCodeBox } from '../features/code-lookup/components/lazy-code-box';
 import { CorrespondentButton } from '../features/correspondent/components/correspondent-button';
 import { SignIn } from '../features/correspondent/components/sign-in';
 import { DataStatusFooter } from '../features/data-status/components/data-status-footer';
 import { ReceivingSelector } from '../features/receiving-selector/components/receiving-selector';
+import { LanguageSwitch } from '../components/ui/language-switch';
 import { useCorrespondentId } from '../lib/correspondent-id';
 import { selectionSearch } from '../lib/url-state';
 import { paths } from './paths';
 
 const SCREENS = [
-  { path: paths.agents, label: 'Agents' },
-  { path: paths.payoutNetworks, label: 'Payout networks' },
-  { path: paths.branches, label: 'Bank branches' },
-];
+  { path: paths.agents, label: 'app.tabs.agents' },
+  { path: paths.payoutNetworks, label: 'app.tabs.payoutNetworks' },
+  { path: paths.branches, label: 'app.tabs.branches' },
+] as const;
 
 /** App bar (correspondent id, receiving country and mode, screens), the screen, and the data-status footer. */
 export function Layout() {
+  const { t } = useTranslation();
   const correspondentId = useCorrespondentId();
   const location = useLocation();
   const search = selectionSearch(new URLSearchParams(location.search));
@@ -36,45 +39,32 @@ export function Layout() {
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
-      <Box
-        component="a"
-        href="#main"
-        sx={{
-          position: 'absolute',
-          left: -9999,
-          '&:focus': { left: 8, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1 },
-        }}
-      >
-        Skip to content
+      <Box component="a" href="#main" sx={{ position: 'absolute', left: -9999, '&:focus': { left: 8, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1 } }}>
+        {t('app.skipToContent')}
       </Box>
       {/* Sticky on wider screens only: at 360 px the bar with the selector would take a third of the height. */}
       <AppBar position="sticky" component="header" sx={{ position: { xs: 'static', sm: 'sticky' } }}>
         {/* On a phone the code box takes its own line under the title. */}
         <Toolbar variant="dense" sx={{ gap: 1, flexWrap: { xs: 'wrap', sm: 'nowrap' }, py: { xs: 0.5, sm: 0.75 } }}>
           <Typography component="p" variant="h6" sx={{ flexGrow: 1, fontSize: { xs: '1rem', sm: '1.25rem' } }}>
-            Receiving-Partner Lookup
+            {t('app.title')}
           </Typography>
           {correspondentId && (
             <Box sx={{ order: { xs: 3, sm: 0 }, flexBasis: { xs: '100%', sm: 'auto' } }}>
               <LazyCodeBox />
             </Box>
           )}
+          <LanguageSwitch />
           {correspondentId && <CorrespondentButton correspondentId={correspondentId} />}
         </Toolbar>
         {correspondentId && (
           <Box sx={{ bgcolor: 'background.paper', color: 'text.primary', px: 2 }}>
             <ReceivingSelector />
-            <Tabs
-              value={current}
-              component="nav"
-              aria-label="Screens"
-              variant={isPhone ? 'fullWidth' : 'scrollable'}
-              allowScrollButtonsMobile
-            >
+            <Tabs value={current} component="nav" aria-label={t('app.screens')} variant={isPhone ? 'fullWidth' : 'scrollable'} allowScrollButtonsMobile>
               {SCREENS.map((screen) => (
                 <Tab
                   key={screen.path}
-                  label={screen.label}
+                  label={t(screen.label)}
                   value={screen.path}
                   component={RouterLink}
                   to={`${screen.path}${search}`}
@@ -87,7 +77,7 @@ export function Layout() {
       </AppBar>
       <Container component="main" id="main" tabIndex={-1} maxWidth="xl" sx={{ flex: 1, py: 2, px: { xs: 1, sm: 2 } }}>
         {correspondentId ? (
-          <Suspense fallback={<LinearProgress aria-label="Loading screen" />}>
+          <Suspense fallback={<LinearProgress aria-label={t('app.loadingScreen')} />}>
             <Outlet />
           </Suspense>
         ) : (

@@ -3,6 +3,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider, createTheme } from '@mui/material/styles';
 import { createQueryClient } from '../lib/query-client';
+// Initialises the interface languages before anything renders.
+import '../lib/i18n';
 
 const FOCUS_RING = { outline: '3px solid #ff8f00', outlineOffset: 2 };
 

@@ -3,6 +3,7 @@ import { useRouteError } from 'react-router';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
+import { useTranslation } from 'react-i18next';
 
 const RETRY_EVERY_MS = 3_000;
 
@@ -18,6 +19,7 @@ function failedModule(error: unknown): string | undefined {
  * failed module import failed, so the retry is a reload, done by itself once the file answers again.
  */
 export function ScreenError() {
+  const { t } = useTranslation();
   const error = useRouteError();
   const module = failedModule(error);
   useEffect(() => {
@@ -36,14 +38,14 @@ export function ScreenError() {
       role="alert"
       action={
         <Button color="inherit" size="small" onClick={() => window.location.reload()}>
-          Retry
+          {t('common.retry')}
         </Button>
       }
     >
-      <AlertTitle>This screen could not be loaded</AlertTitle>
+      <AlertTitle>{t('screenError.title')}</AlertTitle>
       {module
-        ? 'The portal could not fetch this screen from the server. It loads by itself as soon as the server answers again.'
-        : `Something went wrong: ${error instanceof Error ? error.message : String(error)}`}
+        ? t('screenError.fetchFailed')
+        : t('screenError.other', { message: error instanceof Error ? error.message : String(error) })}
     </Alert>
   );
 }

@@ -1,5 +1,6 @@
 import type { ProblemParameter } from '../../contract';
 import { readCorrespondentId } from './correspondent-id';
+import { i18n } from './i18n';
 
 // The one HTTP client of the portal: every request carries the teller's x-fapi-financial-id and a fresh
 // x-correlation-id (spec §5), and every failure becomes an ApiError with the message, the invalid
@@ -12,7 +13,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly correlationId: string,
     readonly errors: ProblemParameter[] = [],
-    readonly title = status === 0 ? 'Service unreachable' : `Request failed (${status})`,
+    readonly title = status === 0 ? i18n.t('api.unreachableTitle') : i18n.t('api.failedTitle', { status }),
   ) {
     super(message);
     this.name = 'ApiError';
@@ -54,10 +55,7 @@ interface ProblemBody {
 }
 
 /** `financialId` overrides the signed-in id: sign-in asks the service about an id before keeping it. */
-export async function apiGet<T>(
-  path: string,
-  options: { query?: QueryValues; signal?: AbortSignal; financialId?: string } = {},
-): Promise<T> {
+export async function apiGet<T>(path: string, options: { query?: QueryValues; signal?: AbortSignal; financialId?: string } = {}): Promise<T> {
   const correlationId = newCorrelationId();
   const headers: Record<string, string> = { accept: 'application/json', 'x-correlation-id': correlationId };
   const financialId = options.financialId ?? readCorrespondentId();
@@ -68,11 +66,7 @@ export async function apiGet<T>(
     response = await fetch(withQuery(path, options.query), { headers, signal: options.signal });
   } catch (error) {
     if (options.signal?.aborted) throw error; // a stale request the query layer cancelled, not a failure
-    throw new ApiError(
-      'The lookup service could not be reached. Check the connection and try again.',
-      0,
-      correlationId,
-    );
+    throw new ApiError(i18n.t('api.unreachable'), 0, correlationId);
   }
   const answeredId = response.headers.get('x-correlation-id') ?? correlationId;
   if (response.ok) return (await response.json()) as T;
@@ -80,7 +74,7 @@ export async function apiGet<T>(
   const type = response.headers.get('content-type') ?? '';
   const problem: ProblemBody = type.includes('json') ? await response.json().catch(() => ({})) : {};
   throw new ApiError(
-    problem.detail ?? `The service answered ${response.status} ${response.statusText}.`.trim(),
+    problem.detail ?? i18n.t('api.answered', { status: `${response.status} ${response.statusText}`.trim() }),
     response.status,
     problem.correlationId ?? answeredId,
     problem.errors ?? [],

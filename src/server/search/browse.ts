@@ -71,16 +71,44 @@ export function browseBranches(view: IndexView, search: BrowseSearch): BrowseRes
   const offset = (search.pageNumber - 1) * search.pageSize;
   const rows: number[] = [];
   let total = 0;
-  for (const group of data.bankGroups) {
+  // Without text filters the bank and state counts come from the rows by bank and state (made once per index),
+  // so only the rows of the chosen bank (or code) are read, for the page and the cities; and without a state
+  // or city the total is known too, and reading stops once the page is full.
+  const counted = texts.length === 0;
+  let knownTotal = -1;
+  if (counted) {
+    const byBankState = view.bankStateCounts();
+    const width = tables.state.size + 1;
+    let matching = 0;
+    for (let b = 0; b < data.banks.length; b++) {
+      if (!inScope[b]) continue;
+      for (let s = 0; s < width; s++) {
+        const n = byBankState[b * width + s];
+        bankCounts[b] += n;
+        if (codeBanks[b] && s < width - 1) stateCounts[s] += n;
+        if (codeBanks[b]) matching += n;
+      }
+    }
+    for (const row of routed) {
+      const b = columns.bank[row];
+      if (!inScope[b] || codeBanks[b]) continue;
+      matching++;
+      if (columns.state[row] >= 0) stateCounts[columns.state[row]]++;
+    }
+    if (search.state === undefined && city === undefined) knownTotal = matching;
+  }
+  const routedRows = [...routed];
+  scan: for (const group of data.bankGroups) {
     if (group.country !== search.receivingCountry || !group.banks.some((b) => inScope[b])) continue;
+    if (counted && !group.banks.some((b) => inScope[b] && codeBanks[b]) && !routedRows.some((r) => r >= group.start && r < group.end)) continue;
     rows: for (let row = group.start; row < group.end; row++) {
       const b = columns.bank[row];
       if (!inScope[b]) continue;
       for (const text of texts) if (text.ok[text.column[row]] !== 1) continue rows;
-      bankCounts[b]++;
+      if (!counted) bankCounts[b]++;
       if (!codeBanks[b] && !routed.has(row)) continue;
       const state = columns.state[row];
-      if (state >= 0) stateCounts[state]++;
+      if (state >= 0 && !counted) stateCounts[state]++;
       if (search.state !== undefined && state !== stateId) continue;
       const place =
         columns.city[row] >= 0 ? columns.city[row] : columns.district[row] >= 0 ? -2 - columns.district[row] : -1;
@@ -93,8 +121,10 @@ export function browseBranches(view: IndexView, search: BrowseSearch): BrowseRes
       }
       if (total >= offset && rows.length < search.pageSize) rows.push(row);
       total++;
+      if (knownTotal >= 0 && total >= offset + search.pageSize) break scan;
     }
   }
+  if (knownTotal >= 0) total = knownTotal;
 
   // A bank code with more than one name in the country (renamed banks) is one facet, under its first name.
   const byCode = new Map<string, BankFacet>();

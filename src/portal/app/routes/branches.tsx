@@ -1,6 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
+import { useTranslation } from 'react-i18next';
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK, deliveryModeCodeOf } from '../../../contract';
 import { BranchFinder } from '../../features/branches/components/branch-finder';
 import { usePayoutNetworks } from '../../features/payout-networks/api/get-payout-networks';
@@ -14,16 +15,12 @@ const ACCOUNT_TRANSFER_CODE = deliveryModeCodeOf(ACCOUNT_TRANSFER_TO_OTHER_BANK)
 // The route composes two features: the head offices a branch search needs are the country's mode-04
 // payout networks (spec §4.3: the bank code must belong to that head office).
 export function Component() {
+  const { t } = useTranslation();
   const { receivingCountry, deliveryMode, select } = useReceivingSelection();
   const isAccountTransfer = Number(deliveryMode) === ACCOUNT_TRANSFER_TO_OTHER_BANK;
   const countries = useReceivingCountries();
-  const headOffices = usePayoutNetworks(
-    { receivingCountry, deliveryMode: ACCOUNT_TRANSFER_CODE },
-    Boolean(receivingCountry) && isAccountTransfer,
-  );
-  const offersAccountTransfer = countries.data?.data
-    .find((c) => c.code === receivingCountry)
-    ?.deliveryModes.includes(ACCOUNT_TRANSFER_CODE);
+  const headOffices = usePayoutNetworks({ receivingCountry, deliveryMode: ACCOUNT_TRANSFER_CODE }, Boolean(receivingCountry) && isAccountTransfer);
+  const offersAccountTransfer = countries.data?.data.find((c) => c.code === receivingCountry)?.deliveryModes.includes(ACCOUNT_TRANSFER_CODE);
 
   let content;
   if (!receivingCountry || !deliveryMode) content = <ChooseSelection />;
@@ -35,36 +32,29 @@ export function Component() {
         action={
           offersAccountTransfer ? (
             <Button color="inherit" size="small" onClick={() => select(receivingCountry, ACCOUNT_TRANSFER_CODE)}>
-              Switch to 04
+              {t('branches.switchTo04')}
             </Button>
           ) : undefined
         }
       >
-        Bank branches serve delivery mode 04 (Account Transfer to Other Bank) only.
-        {offersAccountTransfer === false && ` ${receivingCountry} does not offer it.`}
+        {t('branches.mode04Only')}
+        {offersAccountTransfer === false && t('branches.notOffered', { country: receivingCountry })}
       </Alert>
     );
-  else if (headOffices.isPending) content = <LinearProgress aria-label="Loading head offices" />;
-  else if (headOffices.error)
-    content = <ProblemAlert error={headOffices.error} onRetry={() => void headOffices.refetch()} />;
+  else if (headOffices.isPending) content = <LinearProgress aria-label={t('branches.loadingHeadOffices')} />;
+  else if (headOffices.error) content = <ProblemAlert error={headOffices.error} onRetry={() => void headOffices.refetch()} />;
   else
     content = (
       <BranchFinder
         key={receivingCountry}
         receivingCountry={receivingCountry}
         deliveryMode={deliveryMode}
-        headOffices={(headOffices.data?.data ?? []).map((n) => ({
-          code: n.receivingAgentHeadOfficeCode,
-          name: n.headOfficeName,
-        }))}
+        headOffices={(headOffices.data?.data ?? []).map((n) => ({ code: n.receivingAgentHeadOfficeCode, name: n.headOfficeName }))}
       />
     );
 
   return (
-    <Screen
-      title="Bank branches"
-      purpose="Branches a mode-04 head office can pay into: find the bank code or routing number."
-    >
+    <Screen title={t('branches.title')} purpose={t('branches.purpose')}>
       {content}
     </Screen>
   );

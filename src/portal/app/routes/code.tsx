@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { CodeMatches } from '../../features/code-lookup/components/code-matches';
 import { useCode } from '../../features/code-lookup/api/get-code';
 import { useReceivingCountries } from '../../features/receiving-selector/api/get-receiving-countries';
@@ -7,22 +8,20 @@ import { Screen } from '../../components/ui/screen';
 
 // The answer to the app bar's code box: what the code names, across countries (GET /v1/codes/{code}).
 export function Component() {
+  const { t } = useTranslation();
   const [params] = useSearchParams();
   const code = params.get('code') ?? '';
   const answer = useCode(code);
   const countries = useReceivingCountries();
   const countryName = (country: string) => countries.data?.data.find((c) => c.code === country)?.name ?? country;
   return (
-    <Screen
-      title="Find by code"
-      purpose="What the code a customer brings names: the branch, bank or agent, and the head offices that can pay into it."
-    >
+    <Screen title={t('code.title')} purpose={t('code.purpose')}>
       <QueryStatus
         isPending={answer.isPending && code !== ''}
         isFetching={answer.isFetching}
         error={answer.error}
         isEmpty={code === ''}
-        empty="Paste a code in the box above (press / to get there)."
+        empty={t('code.empty')}
         onRetry={() => void answer.refetch()}
       >
         {answer.data && <CodeMatches answer={answer.data} countryName={countryName} />}

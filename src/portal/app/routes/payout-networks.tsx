@@ -1,19 +1,14 @@
+import { useTranslation } from 'react-i18next';
 import { PayoutNetworksTable } from '../../features/payout-networks/components/payout-networks-table';
 import { ChooseSelection, Screen } from '../../components/ui/screen';
 import { useReceivingSelection } from '../../lib/url-state';
 
 export function Component() {
+  const { t } = useTranslation();
   const { receivingCountry, deliveryMode } = useReceivingSelection();
   return (
-    <Screen
-      title="Payout networks"
-      purpose="Where the beneficiary can be paid: the networks of the country for the delivery mode."
-    >
-      {receivingCountry && deliveryMode ? (
-        <PayoutNetworksTable receivingCountry={receivingCountry} deliveryMode={deliveryMode} />
-      ) : (
-        <ChooseSelection />
-      )}
+    <Screen title={t('payoutNetworks.title')} purpose={t('payoutNetworks.purpose')}>
+      {receivingCountry && deliveryMode ? <PayoutNetworksTable receivingCountry={receivingCountry} deliveryMode={deliveryMode} /> : <ChooseSelection />}
     </Screen>
   );
 }

@@ -3,47 +3,22 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import DownloadIcon from '@mui/icons-material/Download';
-import { stringify } from 'csv-stringify/browser/esm/sync';
-import { MAX_PAGE_SIZE, toCsvCell, type Page } from '../../../contract';
+import { useTranslation } from 'react-i18next';
+import { MAX_PAGE_SIZE, type Page } from '../../../contract';
+import type { CsvColumn } from './csv';
+import { formatNumber } from '../../lib/i18n';
 import { ProblemAlert } from './problem-alert';
 
-export interface CsvColumn<T> {
-  header: string;
-  value: (row: T) => string | number | null | undefined;
-  /** A code (routing number, bank code, IFSC): kept as text so a spreadsheet keeps its leading zeros. */
-  code?: boolean;
-}
+export type { CsvColumn } from './csv';
 
 /** Most rows one download holds: ten pages of the API's largest page, stated next to the button. */
 export const MAX_EXPORT_ROWS = 10_000;
 
 // Excel reads a UTF-8 file without a byte-order mark in the local code page ("Juanacatlán" garbles).
 const BOM = '\uFEFF';
-// A code of letters and digits only, written as the text formula ="010150166": the one form Excel, LibreOffice
-// and Google Sheets all open as text. It cannot carry anything else: other values never get this form.
-const PLAIN_CODE = /^[A-Za-z0-9]+$/;
-
-function cell<T>(column: CsvColumn<T>, row: T): string {
-  const value = column.value(row);
-  if (value === null || value === undefined) return '';
-  const text = String(value);
-  if (column.code && PLAIN_CODE.test(text)) return `="${text}"`;
-  return toCsvCell(text);
-}
-
-/** CSV text (no BOM) of a header row and the rows; every cell goes through the contract's `toCsvCell`. */
-export function toCsv<T>(rows: T[], columns: CsvColumn<T>[], withHeader = true): string {
-  const records = rows.map((row) => columns.map((column) => cell(column, row)));
-  return stringify(withHeader ? [columns.map((c) => toCsvCell(c.header)), ...records] : records);
-}
 
 /** A file name that says what the file holds: the screen, every filter, and how many rows of how many. */
-export function exportFileName(
-  screen: string,
-  filters: Record<string, string | undefined>,
-  rows: number,
-  total: number,
-): string {
+export function exportFileName(screen: string, filters: Record<string, string | undefined>, rows: number, total: number): string {
   const parts = [screen, ...Object.entries(filters).flatMap(([name, value]) => (value ? [`${name}-${value}`] : []))];
   parts.push(rows < total ? `first-${rows}-of-${total}` : `all-${total}`);
   return `${parts.join('_').replace(/[^\p{L}\p{N}._-]+/gu, '-')}.csv`;
@@ -68,17 +43,8 @@ function download(parts: string[], fileName: string) {
 }
 
 /** Exports every row that matches (not only the page on screen), up to MAX_EXPORT_ROWS, as a CSV download. */
-export function ExportCsvButton<T>({
-  source,
-  columns,
-  screen,
-  filters,
-}: {
-  source: ExportSource<T>;
-  columns: CsvColumn<T>[];
-  screen: string;
-  filters: Record<string, string | undefined>;
-}) {
+export function ExportCsvButton<T>({ source, columns, screen, filters }: { source: ExportSource<T>; columns: CsvColumn<T>[]; screen: string; filters: Record<string, string | undefined> }) {
+  const { t } = useTranslation();
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
   const count = Math.min(source.total, MAX_EXPORT_ROWS);
@@ -86,6 +52,7 @@ export function ExportCsvButton<T>({
   const run = async () => {
     setError(null);
     try {
+      const { toCsv } = await import('./csv');
       const parts = [toCsv([], columns)];
       if (!source.fetchPage) parts.push(toCsv(source.rows, columns, false));
       else {
@@ -113,19 +80,13 @@ export function ExportCsvButton<T>({
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
         <Typography variant="caption" color="text.secondary" data-testid="export-scope">
           {progress !== null
-            ? `Exporting ${progress.toLocaleString('en')} of ${count.toLocaleString('en')}…`
+            ? t('export.progress', { done: formatNumber(progress), count: formatNumber(count) })
             : source.total > MAX_EXPORT_ROWS
-              ? `Exports the first ${MAX_EXPORT_ROWS.toLocaleString('en')} of ${source.total.toLocaleString('en')} rows (limit ${MAX_EXPORT_ROWS.toLocaleString('en')})`
-              : `Exports all ${source.total.toLocaleString('en')} ${source.total === 1 ? 'row' : 'rows'}`}
+              ? t('export.limited', { limit: formatNumber(MAX_EXPORT_ROWS), total: formatNumber(source.total) })
+              : t('export.all', { count: source.total, formatted: formatNumber(source.total) })}
         </Typography>
-        <Button
-          size="small"
-          variant="outlined"
-          startIcon={<DownloadIcon />}
-          onClick={() => void run()}
-          disabled={source.total === 0 || progress !== null}
-        >
-          Export CSV
+        <Button size="small" variant="outlined" startIcon={<DownloadIcon />} onClick={() => void run()} disabled={source.total === 0 || progress !== null}>
+          {t('export.button')}
         </Button>
       </Stack>
       {error !== null && <ProblemAlert error={error} onRetry={() => void run()} />}

@@ -1,11 +1,13 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
+import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api-client';
 import { CopyButton } from './copy-button';
 
 /** An error as the API gave it: its message, each invalid parameter, and the correlation id for support. */
 export function ProblemAlert({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const { t } = useTranslation();
   const apiError = error instanceof ApiError ? error : undefined;
   return (
     <Alert
@@ -14,12 +16,12 @@ export function ProblemAlert({ error, onRetry }: { error: unknown; onRetry?: () 
       action={
         onRetry && (apiError?.isRetryable ?? true) ? (
           <Button color="inherit" size="small" onClick={onRetry}>
-            Retry
+            {t('common.retry')}
           </Button>
         ) : undefined
       }
     >
-      <AlertTitle>{apiError?.title ?? 'Something went wrong'}</AlertTitle>
+      <AlertTitle>{apiError?.title ?? t('common.somethingWentWrong')}</AlertTitle>
       <div>{error instanceof Error ? error.message : String(error)}</div>
       {apiError && apiError.errors.length > 0 && (
         <ul style={{ margin: '4px 0', paddingLeft: 20 }}>
@@ -32,8 +34,8 @@ export function ProblemAlert({ error, onRetry }: { error: unknown; onRetry?: () 
       )}
       {apiError && (
         <div>
-          Correlation id: <code data-testid="correlation-id">{apiError.correlationId}</code>
-          <CopyButton value={apiError.correlationId} label="correlation id" />
+          {t('common.correlationId')} <code data-testid="correlation-id">{apiError.correlationId}</code>
+          <CopyButton value={apiError.correlationId} label={t('common.correlationIdLabel')} />
         </div>
       )}
     </Alert>

@@ -4,6 +4,7 @@ import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
+import { useTranslation } from 'react-i18next';
 import { ProblemAlert } from './problem-alert';
 
 /**
@@ -35,17 +36,18 @@ export function QueryStatus({
   invalid?: boolean;
   children: ReactNode;
 }) {
+  const { t } = useTranslation();
   if (invalid)
     return (
       <Alert severity="warning" role="status" data-testid="results-hidden">
-        Results are hidden until the highlighted field is corrected.
+        {t('results.hidden')}
       </Alert>
     );
   if (error) return <ProblemAlert error={error} onRetry={onRetry} />;
   if (isPending)
     return (
-      <Stack spacing={1} aria-busy="true" aria-label="Loading results">
-        <LinearProgress aria-label="Loading" />
+      <Stack spacing={1} aria-busy="true" aria-label={t('results.loadingResults')}>
+        <LinearProgress aria-label={t('common.loading')} />
         {[0, 1, 2, 3].map((i) => (
           <Skeleton key={i} variant="rectangular" height={32} />
         ))}
@@ -53,10 +55,10 @@ export function QueryStatus({
     );
   return (
     <div aria-busy={isFetching || stale}>
-      <LinearProgress aria-label="Updating results" sx={{ visibility: isFetching || stale ? 'visible' : 'hidden' }} />
+      <LinearProgress aria-label={t('results.updating')} sx={{ visibility: isFetching || stale ? 'visible' : 'hidden' }} />
       {stale && (
         <Alert severity="info" role="status" data-testid="results-stale" sx={{ my: 1 }}>
-          Updating: the results below are for the previous filters.
+          {t('results.previous')}
         </Alert>
       )}
       {isEmpty && !stale ? (

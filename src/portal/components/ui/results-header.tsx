@@ -1,30 +1,25 @@
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../lib/i18n';
 import { ExportCsvButton, type CsvColumn, type ExportSource } from './export-csv-button';
 
-/** "1 branch", "2 branches": the count with the noun in the right number. */
-export function countOf(total: number, noun: { one: string; other: string }): string {
-  return `${total.toLocaleString('en')} ${new Intl.PluralRules('en').select(total) === 'one' ? noun.one : noun.other}`;
-}
+/** What the count counts: its message in the locale files, with the noun in the right number ("1 branch", "2 branches"). */
+export type CountedNoun = 'results.agents' | 'results.branches' | 'results.payoutNetworks';
 
 /** Above every result list: the count, announced to screen readers, and the CSV export of every matching row. */
-export function ResultsHeader<T>({
-  noun,
-  source,
-  columns,
-  screen,
-  filters,
-}: {
-  noun: { one: string; other: string };
+export function ResultsHeader<T>({ noun, source, columns, screen, filters }: {
+  noun: CountedNoun;
   source: ExportSource<T>;
   columns: CsvColumn<T>[];
   screen: string;
   filters: Record<string, string | undefined>;
 }) {
+  const { t } = useTranslation();
   return (
     <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
       <Typography role="status" data-testid="result-total">
-        {countOf(source.total, noun)}
+        {t(noun, { count: source.total, formatted: formatNumber(source.total) })}
       </Typography>
       <ExportCsvButton source={source} columns={columns} screen={screen} filters={filters} />
     </Stack>

@@ -12,6 +12,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 
 export interface ResultColumn<T> {
+  /** The column's header, in the interface language; also its React key. */
   header: string;
   cell: (row: T) => ReactNode;
 }

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
 
 /** The frame of a screen: its heading, a one-line purpose, then the content. */
 export function Screen({ title, purpose, children }: { title: string; purpose: ReactNode; children: ReactNode }) {
@@ -22,9 +23,10 @@ export function Screen({ title, purpose, children }: { title: string; purpose: R
 
 /** Every screen needs the app bar's receiving country and delivery mode first. */
 export function ChooseSelection() {
+  const { t } = useTranslation();
   return (
     <Alert severity="info" role="status">
-      Choose a receiving country and a delivery mode above.
+      {t('selector.choose')}
     </Alert>
   );
 }

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { exportFileName, toCsv } from '../export-csv-button';
+import { toCsv } from '../csv';
+import { exportFileName } from '../export-csv-button';
 
 it('writes a header row and quotes values holding commas, quotes or line breaks', () => {
   const rows = [

@@ -7,6 +7,8 @@ import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK, agentsQuery, withPlaceAliases, type Agent } from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
@@ -14,6 +16,7 @@ import { ResultsHeader } from '../../../components/ui/results-header';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { PastLastPage, ResultsPagination, isPastLastPage } from '../../../components/ui/results-pagination';
 import { ResultsView, type ResultColumn } from '../../../components/ui/results-view';
+import { translateRule } from '../../../lib/i18n';
 import { presentValues, useOtherParams, useScreenParams } from '../../../lib/url-state';
 import { useUrlForm } from '../../../lib/use-url-form';
 import { agentsQueryOptions, getAgents, useAgents } from '../api/get-agents';
@@ -22,19 +25,19 @@ import { useStates } from '../api/get-states';
 const FILTERS = ['state', 'search', 'pageNumber', 'pageSize'] as const;
 const filterSchema = agentsQuery.pick({ state: true, search: true });
 
-const CSV_COLUMNS: CsvColumn<Agent>[] = [
-  { header: 'Agent code', value: (a) => a.agentCode, code: true },
-  { header: 'Agent name', value: (a) => a.agentName },
-  { header: 'Head office code', value: (a) => a.receivingAgentHeadOfficeCode, code: true },
-  { header: 'Head office name', value: (a) => a.headOfficeName },
-  { header: 'Bank code', value: (a) => a.bankCode, code: true },
-  { header: 'Bank name', value: (a) => a.bankName },
-  { header: 'Address line 1', value: (a) => a.addressLine1 },
-  { header: 'Address line 2', value: (a) => a.addressLine2 },
-  { header: 'City', value: (a) => a.city },
-  { header: 'State', value: (a) => a.stateName },
-  { header: 'Phone', value: (a) => a.phoneNumber },
-  { header: 'Payout type', value: (a) => a.payoutType },
+const csvColumns = (t: TFunction): CsvColumn<Agent>[] => [
+  { header: t('columns.agentCode'), value: (a) => a.agentCode, code: true },
+  { header: t('columns.agentName'), value: (a) => a.agentName },
+  { header: t('columns.headOfficeCode'), value: (a) => a.receivingAgentHeadOfficeCode, code: true },
+  { header: t('columns.headOfficeName'), value: (a) => a.headOfficeName },
+  { header: t('columns.bankCode'), value: (a) => a.bankCode, code: true },
+  { header: t('columns.bankName'), value: (a) => a.bankName },
+  { header: t('columns.addressLine1'), value: (a) => a.addressLine1 },
+  { header: t('columns.addressLine2'), value: (a) => a.addressLine2 },
+  { header: t('columns.city'), value: (a) => a.city },
+  { header: t('columns.state'), value: (a) => a.stateName },
+  { header: t('columns.phone'), value: (a) => a.phoneNumber },
+  { header: t('columns.payoutType'), value: (a) => a.payoutType },
 ];
 
 /** A link into the branch finder with some of its fields filled in. */
@@ -54,15 +57,8 @@ function bankAndBranch(search: string): { bankName?: string; branchLocation?: st
 }
 
 /** Get Agent List (spec §4.1): state filter, case-sensitive search, paged results. */
-export function AgentSearch({
-  receivingCountry,
-  deliveryMode,
-  branchFinderHref,
-}: {
-  receivingCountry: string;
-  deliveryMode: string;
-  branchFinderHref: string;
-}) {
+export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }: { receivingCountry: string; deliveryMode: string; branchFinderHref: string }) {
+  const { t } = useTranslation();
   const { values, update } = useScreenParams(FILTERS);
   const queryClient = useQueryClient();
   const others = useOtherParams(FILTERS);
@@ -71,14 +67,7 @@ export function AgentSearch({
     urlValues: { state: values.state, search: values.search },
     onCommit: (filters) => {
       // The request leaves now, not after the screen has rendered the new URL (~200 ms later on a busy PC).
-      void queryClient.prefetchQuery(
-        agentsQueryOptions({
-          ...others,
-          receivingCountry,
-          deliveryMode,
-          ...presentValues({ ...values, ...filters, pageNumber: '' }),
-        }),
-      );
+      void queryClient.prefetchQuery(agentsQueryOptions({ ...others, receivingCountry, deliveryMode, ...presentValues({ ...values, ...filters, pageNumber: '' }) }));
       update(filters, { flushSync: true });
     },
   });
@@ -94,45 +83,37 @@ export function AgentSearch({
   const pagination = agents.data?.pagination;
 
   const columns: ResultColumn<Agent>[] = [
-    {
-      header: 'Agent code',
-      cell: (agent) => (
-        <CopyableCode value={agent.agentCode} label={isAccountTransfer ? 'routing number' : 'agent code'} />
-      ),
-    },
-    { header: 'Agent', cell: (agent) => agent.agentName },
+    { header: t('columns.agentCode'), cell: (agent) => <CopyableCode value={agent.agentCode} label={isAccountTransfer ? t('codes.routingNumber') : t('codes.agentCode')} /> },
+    { header: t('columns.agent'), cell: (agent) => agent.agentName },
     ...(isAccountTransfer
       ? [
           {
-            header: 'Bank',
+            header: t('columns.bank'),
             cell: (agent: Agent) => (
               <>
                 {agent.bankName}
                 <br />
-                <CopyableCode value={agent.bankCode} label="bank code" />
+                <CopyableCode value={agent.bankCode} label={t('codes.bankCode')} />
               </>
             ),
           },
         ]
       : []),
     {
-      header: 'Head office',
+      header: t('columns.headOffice'),
       cell: (agent) => (
         <>
           {agent.headOfficeName}
           <br />
-          <CopyableCode value={agent.receivingAgentHeadOfficeCode} label="head office code" />
+          <CopyableCode value={agent.receivingAgentHeadOfficeCode} label={t('codes.headOfficeCode')} />
           {isAccountTransfer && (
             <>
               <br />
               <Link
                 component={RouterLink}
-                to={finderLink(branchFinderHref, {
-                  receivingAgentHeadOfficeCode: agent.receivingAgentHeadOfficeCode,
-                  bankCode: agent.routingNumber ?? agent.agentCode,
-                })}
+                to={finderLink(branchFinderHref, { receivingAgentHeadOfficeCode: agent.receivingAgentHeadOfficeCode, bankCode: agent.routingNumber ?? agent.agentCode })}
               >
-                This branch in the branch finder
+                {t('agents.thisBranch')}
               </Link>
             </>
           )}
@@ -140,7 +121,7 @@ export function AgentSearch({
       ),
     },
     {
-      header: 'Address',
+      header: t('columns.address'),
       cell: (agent) => (
         <>
           {agent.addressLine1}
@@ -149,20 +130,17 @@ export function AgentSearch({
         </>
       ),
     },
-    { header: 'State', cell: (agent) => (agent.state ? stateName(agent.state) : agent.stateName) },
-    { header: 'Phone', cell: (agent) => <span style={{ whiteSpace: 'nowrap' }}>{agent.phoneNumber}</span> },
-    { header: 'Payout type', cell: (agent) => agent.payoutType },
+    { header: t('columns.state'), cell: (agent) => (agent.state ? stateName(agent.state) : agent.stateName) },
+    { header: t('columns.phone'), cell: (agent) => <span style={{ whiteSpace: 'nowrap' }}>{agent.phoneNumber}</span> },
+    { header: t('columns.payoutType'), cell: (agent) => agent.payoutType },
   ];
 
   // Each empty answer names its actual cause.
   const emptyMessage = () => {
-    const where = values.state ? ` in ${stateName(values.state)}` : '';
-    if (!values.search)
-      return `No agents${where} for delivery mode ${deliveryMode} in ${receivingCountry}.${values.state ? ' Choose "All states" to see the others.' : ''}`;
-    const caseHint = /\p{L}/u.test(values.search)
-      ? ` The search is case-sensitive: check upper and lower case ("Oxxo" does not find "OXXO").`
-      : '';
-    return `No agents${where} match "${values.search}".${caseHint}${values.state ? ' Or choose "All states".' : ''}`;
+    const where = { state: values.state ? stateName(values.state) : '', mode: deliveryMode, country: receivingCountry, search: values.search };
+    if (!values.search) return values.state ? t('agents.emptyNoneInState', where) : t('agents.emptyNone', where);
+    const caseHint = /\p{L}/u.test(values.search) ? t('agents.caseHint') : '';
+    return `${values.state ? t('agents.emptySearchInState', where) : t('agents.emptySearch', where)}${caseHint}${values.state ? t('agents.orAllStates') : ''}`;
   };
   // The finder opens on the typed bank and branch, under the head office the answer named.
   const pointerHref = finderLink(branchFinderHref, {
@@ -178,24 +156,15 @@ export function AgentSearch({
           data-testid="branch-finder-pointer"
           action={
             <Button component={RouterLink} to={pointerHref} color="inherit" size="small">
-              Open branch finder
+              {t('agents.openFinder')}
             </Button>
           }
         >
-          For delivery mode 04 (Account Transfer to Other Bank) the <strong>branch finder</strong> is the recommended
-          lookup. Here, search as
-          <code> [Bank Name], [Branch Name]</code>.
+          {t('agents.pointerLead')} <strong>{t('agents.pointerFinder')}</strong> {t('agents.pointerRest')}
+          <code> {t('agents.pointerPattern')}</code>.
         </Alert>
       )}
-      <Stack
-        component="form"
-        role="search"
-        aria-label="Agent search"
-        direction={{ xs: 'column', md: 'row' }}
-        spacing={2}
-        onSubmit={commit}
-        noValidate
-      >
+      <Stack component="form" role="search" aria-label={t('agents.form')} direction={{ xs: 'column', md: 'row' }} spacing={2} onSubmit={commit} noValidate>
         <Controller
           name="state"
           control={form.control}
@@ -208,42 +177,29 @@ export function AgentSearch({
               }}
               select
               size="small"
-              label="State"
+              label={t('agents.state')}
               sx={{ minWidth: 220 }}
               error={Boolean(errors.state || states.error)}
-              helperText={
-                errors.state?.message ??
-                (states.error
-                  ? `States could not be loaded: ${states.error.message}`
-                  : 'States of the receiving country')
-              }
+              helperText={errors.state ? translateRule(errors.state.message) : states.error ? t('agents.statesFailed', { message: states.error.message }) : t('agents.statesHint')}
             >
-              <MenuItem value="">All states</MenuItem>
+              <MenuItem value="">{t('agents.allStates')}</MenuItem>
               {(states.data?.data ?? []).map((state) => (
                 <MenuItem key={state.code} value={state.code}>
                   {withPlaceAliases(receivingCountry, state.name)} ({state.code})
                 </MenuItem>
               ))}
               {/* A state from a shared link that is not in the list still shows, so the API can say why. */}
-              {values.state && !(states.data?.data ?? []).some((s) => s.code === values.state) && (
-                <MenuItem value={values.state}>{values.state}</MenuItem>
-              )}
+              {values.state && !(states.data?.data ?? []).some((s) => s.code === values.state) && <MenuItem value={values.state}>{values.state}</MenuItem>}
             </TextField>
           )}
         />
         <TextField
           {...form.register('search')}
           size="small"
-          label="Search head office or agent name"
+          label={t('agents.search')}
           sx={{ flex: 1 }}
           error={Boolean(errors.search)}
-          helperText={
-            errors.search
-              ? `Search ${errors.search.message}`
-              : isAccountTransfer
-                ? 'Case-sensitive. With mode 04 use the pattern [Bank Name], [Branch Name].'
-                : 'Case-sensitive contains: "Oxxo" does not find "OXXO".'
-          }
+          helperText={errors.search ? t('agents.searchError', { message: translateRule(errors.search.message) }) : isAccountTransfer ? t('agents.searchHintMode04') : t('agents.searchHint')}
         />
         {/* Enter in the search field submits at once instead of waiting for the typing pause. */}
         <button type="submit" hidden />
@@ -253,9 +209,7 @@ export function AgentSearch({
         isFetching={agents.isFetching}
         error={agents.error}
         isEmpty={agents.data?.data.length === 0}
-        empty={
-          isPastLastPage(pagination) ? <PastLastPage pagination={pagination!} onChange={update} /> : emptyMessage()
-        }
+        empty={isPastLastPage(pagination) ? <PastLastPage pagination={pagination!} onChange={update} /> : emptyMessage()}
         onRetry={() => void agents.refetch()}
         stale={!inSync || agents.isPlaceholderData}
         invalid={hasErrors}
@@ -263,23 +217,13 @@ export function AgentSearch({
         {agents.data && (
           <>
             <ResultsHeader
-              noun={{ one: 'agent', other: 'agents' }}
-              source={{
-                total: agents.data.pagination.totalItems,
-                rows: agents.data.data,
-                fetchPage: (pageNumber, pageSize) =>
-                  getAgents({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }),
-              }}
-              columns={CSV_COLUMNS}
+              noun="results.agents"
+              source={{ total: agents.data.pagination.totalItems, rows: agents.data.data, fetchPage: (pageNumber, pageSize) => getAgents({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }) }}
+              columns={csvColumns(t)}
               screen="agents"
               filters={{ receivingCountry, deliveryMode, state: values.state, search: values.search }}
             />
-            <ResultsView
-              label="Agents"
-              rows={agents.data.data}
-              columns={columns}
-              rowKey={(agent) => `${agent.receivingAgentHeadOfficeCode}:${agent.agentCode}`}
-            />
+            <ResultsView label={t('agents.list')} rows={agents.data.data} columns={columns} rowKey={(agent) => `${agent.receivingAgentHeadOfficeCode}:${agent.agentCode}`} />
             <ResultsPagination pagination={agents.data.pagination} onChange={(change) => update(change)} />
           </>
         )}

@@ -7,19 +7,16 @@ import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import {
-  DISTRICT_COUNTRY,
-  bankCodeProblem,
-  branchesQuery,
-  withPlaceAliases,
-  type BankBranch,
-} from '../../../../contract';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { DISTRICT_COUNTRY, bankCodeProblem, branchesQuery, withPlaceAliases, type BankBranch } from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
 import { ResultsHeader } from '../../../components/ui/results-header';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { PastLastPage, ResultsPagination, isPastLastPage } from '../../../components/ui/results-pagination';
 import { ResultsView, useIsPhone, type ResultColumn } from '../../../components/ui/results-view';
+import { translateRule } from '../../../lib/i18n';
 import { presentValues, useOtherParams, useScreenParams } from '../../../lib/url-state';
 import { useUrlForm } from '../../../lib/use-url-form';
 import { branchesQueryOptions, getBranches, useBranches, useHeadOfficesPayingInto } from '../api/get-branches';
@@ -32,36 +29,17 @@ export interface HeadOffice {
 }
 
 // state and city are the browse facets' (GET /v1/banks/browse, an extension); the spec's operation never gets them.
-const FILTERS = [
-  'receivingAgentHeadOfficeCode',
-  'bankName',
-  'bankCode',
-  'branchLocation',
-  'address',
-  'district',
-  'state',
-  'city',
-  'pageNumber',
-  'pageSize',
-] as const;
-const FIELDS = {
-  receivingAgentHeadOfficeCode: true,
-  bankName: true,
-  bankCode: true,
-  branchLocation: true,
-  address: true,
-} as const;
+const FILTERS = ['receivingAgentHeadOfficeCode', 'bankName', 'bankCode', 'branchLocation', 'address', 'district', 'state', 'city', 'pageNumber', 'pageSize'] as const;
+const FIELDS = { receivingAgentHeadOfficeCode: true, bankName: true, bankCode: true, branchLocation: true, address: true } as const;
 // District is a filter of Bangladesh only (spec §4.3); elsewhere the field does not exist.
 const schemaFor = (receivingCountry: string) =>
-  receivingCountry === DISTRICT_COUNTRY
-    ? branchesQuery.pick({ ...FIELDS, district: true })
-    : branchesQuery.pick(FIELDS);
+  receivingCountry === DISTRICT_COUNTRY ? branchesQuery.pick({ ...FIELDS, district: true }) : branchesQuery.pick(FIELDS);
 
 const TEXT_FIELDS = [
-  { name: 'bankName', label: 'Bank name', hint: 'Contains, any case', phone: true },
-  { name: 'bankCode', label: 'Bank code / routing number', hint: 'Bank code, IFSC or routing number', phone: true },
-  { name: 'branchLocation', label: 'Branch location', hint: 'Address line 1, contains', phone: false },
-  { name: 'address', label: 'Address', hint: 'Address line 2, contains', phone: false },
+  { name: 'bankName', label: 'branches.bankName', hint: 'branches.bankNameHint', phone: true },
+  { name: 'bankCode', label: 'branches.bankCode', hint: 'branches.bankCodeHint', phone: true },
+  { name: 'branchLocation', label: 'branches.branchLocation', hint: 'branches.branchLocationHint', phone: false },
+  { name: 'address', label: 'branches.address', hint: 'branches.addressHint', phone: false },
 ] as const;
 
 /** The finder's values without the browse facets' state and city. */
@@ -73,35 +51,21 @@ function withoutBrowsing<T extends { state?: string; city?: string }>(values: T)
 // Codes are pasted from cheques and spreadsheets with spaces or tabs around (or inside) them; a code never holds one.
 const withoutSpaces = (value: string) => value.replace(/\s+/g, '');
 
-const CSV_COLUMNS: CsvColumn<BankBranch>[] = [
-  { header: 'Bank code', value: (b) => b.bankCode, code: true },
-  { header: 'Bank name', value: (b) => b.bankName },
-  { header: 'Routing number', value: (b) => b.routingNumber, code: true },
-  { header: 'Branch', value: (b) => b.branchName },
-  { header: 'Branch location', value: (b) => b.branchLocation },
-  { header: 'Address', value: (b) => b.address },
-  { header: 'District', value: (b) => b.district },
-  { header: 'State', value: (b) => b.stateName },
-  { header: 'Head office code', value: (b) => b.receivingAgentHeadOfficeCode, code: true },
+const csvColumns = (t: TFunction): CsvColumn<BankBranch>[] => [
+  { header: t('columns.bankCode'), value: (b) => b.bankCode, code: true },
+  { header: t('columns.bankName'), value: (b) => b.bankName },
+  { header: t('columns.routingNumber'), value: (b) => b.routingNumber, code: true },
+  { header: t('columns.branch'), value: (b) => b.branchName },
+  { header: t('columns.branchLocation'), value: (b) => b.branchLocation },
+  { header: t('columns.address'), value: (b) => b.address },
+  { header: t('columns.district'), value: (b) => b.district },
+  { header: t('columns.state'), value: (b) => b.stateName },
+  { header: t('columns.headOfficeCode'), value: (b) => b.receivingAgentHeadOfficeCode, code: true },
 ];
 
-const LABELS: Record<string, string> = {
-  bankName: 'bank name',
-  branchLocation: 'branch location',
-  address: 'address',
-  district: 'district',
-};
-
 /** Get Bank Branches (spec §4.3) for delivery mode 04: head office, bank and address filters, paged. */
-export function BranchFinder({
-  receivingCountry,
-  deliveryMode,
-  headOffices,
-}: {
-  receivingCountry: string;
-  deliveryMode: string;
-  headOffices: HeadOffice[];
-}) {
+export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { receivingCountry: string; deliveryMode: string; headOffices: HeadOffice[] }) {
+  const { t } = useTranslation();
   const { values, update } = useScreenParams(FILTERS);
   const queryClient = useQueryClient();
   const others = useOtherParams(FILTERS);
@@ -119,24 +83,11 @@ export function BranchFinder({
     },
     onCommit: (filters) => {
       // Another head office or bank code starts the browsing (state, city) afresh: they belonged to the old bank.
-      const rebrowse =
-        filters.receivingAgentHeadOfficeCode !== values.receivingAgentHeadOfficeCode ||
-        filters.bankCode !== values.bankCode;
+      const rebrowse = filters.receivingAgentHeadOfficeCode !== values.receivingAgentHeadOfficeCode || filters.bankCode !== values.bankCode;
       const browsing = rebrowse ? { state: '', city: '' } : { state: values.state, city: values.city };
       // The request leaves now, not after the screen has rendered the new URL (~200 ms later on a busy PC).
-      const next = {
-        ...others,
-        receivingCountry,
-        deliveryMode,
-        ...presentValues({ ...values, ...filters, ...browsing, pageNumber: '' }),
-      };
-      if (next.receivingAgentHeadOfficeCode && !next.state && !next.city)
-        void queryClient.prefetchQuery(
-          branchesQueryOptions({
-            ...withoutBrowsing(next),
-            receivingAgentHeadOfficeCode: next.receivingAgentHeadOfficeCode,
-          }),
-        );
+      const next = { ...others, receivingCountry, deliveryMode, ...presentValues({ ...values, ...filters, ...browsing, pageNumber: '' }) };
+      if (next.receivingAgentHeadOfficeCode && !next.state && !next.city) void queryClient.prefetchQuery(branchesQueryOptions({ ...withoutBrowsing(next), receivingAgentHeadOfficeCode: next.receivingAgentHeadOfficeCode }));
       update({ ...filters, ...(rebrowse ? browsing : {}) }, { flushSync: true });
     },
   });
@@ -146,13 +97,7 @@ export function BranchFinder({
     if (!headOffice && headOffices[0]) update({ receivingAgentHeadOfficeCode: headOffices[0].code }, { replace: true });
   }, [headOffice, headOffices, update]);
 
-  const params = {
-    ...others,
-    receivingCountry,
-    deliveryMode,
-    ...presentValues(withoutBrowsing(values)),
-    receivingAgentHeadOfficeCode: headOffice,
-  };
+  const params = { ...others, receivingCountry, deliveryMode, ...presentValues(withoutBrowsing(values)), receivingAgentHeadOfficeCode: headOffice };
   // Browsing to a state or city: the table is the browse answer's page; otherwise the spec's Get Bank Branches,
   // with the facets asked for alongside (one row of page, only their counts are used).
   const narrowed = Boolean(values.state || values.city);
@@ -168,14 +113,7 @@ export function BranchFinder({
   const isEmpty = !headOffice || branches.data?.data.length === 0;
   const codeProblem = values.bankCode ? bankCodeProblem(receivingCountry, values.bankCode) : undefined;
   // An empty answer to a well-formed code: ask the other head offices whether they pay into it.
-  const askOthers = Boolean(
-    isEmpty &&
-    chosenOffice &&
-    values.bankCode &&
-    !codeProblem &&
-    !branches.isPlaceholderData &&
-    !isPastLastPage(pagination),
-  );
+  const askOthers = Boolean(isEmpty && chosenOffice && values.bankCode && !codeProblem && !branches.isPlaceholderData && !isPastLastPage(pagination));
   const payingOffices = useHeadOfficesPayingInto(
     { receivingCountry, deliveryMode, bankCode: values.bankCode },
     headOffices.filter((o) => o.code !== headOffice).map((o) => o.code),
@@ -184,63 +122,56 @@ export function BranchFinder({
 
   // On a phone the less used fields fold away, so the results start near the top; any of them in use stays open.
   const [moreOpen, setMoreOpen] = useState(false);
-  const foldedInUse = Boolean(
-    values.branchLocation || values.address || values.district || values.state || values.city,
-  );
+  const foldedInUse = Boolean(values.branchLocation || values.address || values.district || values.state || values.city);
   const showFolded = !isPhone || moreOpen || foldedInUse;
 
   const columns: ResultColumn<BankBranch>[] = [
     {
-      header: 'Bank',
+      header: t('columns.bank'),
       cell: (branch) => (
         <>
           {branch.bankName}
           <br />
-          <CopyableCode value={branch.bankCode} label="bank code" />
+          <CopyableCode value={branch.bankCode} label={t('codes.bankCode')} />
         </>
       ),
     },
-    {
-      header: 'Routing number',
-      cell: (branch) => <CopyableCode value={branch.routingNumber} label="routing number" />,
-    },
-    { header: 'Branch', cell: (branch) => branch.branchName },
-    { header: 'Branch location', cell: (branch) => branch.branchLocation },
-    { header: 'Address', cell: (branch) => branch.address },
-    ...(isBangladesh ? [{ header: 'District', cell: (branch: BankBranch) => branch.district }] : []),
+    { header: t('columns.routingNumber'), cell: (branch) => <CopyableCode value={branch.routingNumber} label={t('codes.routingNumber')} /> },
+    { header: t('columns.branch'), cell: (branch) => branch.branchName },
+    { header: t('columns.branchLocation'), cell: (branch) => branch.branchLocation },
+    { header: t('columns.address'), cell: (branch) => branch.address },
+    ...(isBangladesh ? [{ header: t('columns.district'), cell: (branch: BankBranch) => branch.district }] : []),
   ];
 
   // Each empty answer names its actual cause (issue #14).
   const empty = () => {
-    if (!headOffice) return 'Choose a head office.';
+    if (!headOffice) return t('branches.chooseHeadOffice');
     if (pagination && isPastLastPage(pagination)) return <PastLastPage pagination={pagination} onChange={update} />;
-    if (!chosenOffice)
-      return `Head office ${headOffice} is not one of the mode-04 payout networks of ${receivingCountry}: choose one from the list.`;
+    if (!chosenOffice) return t('branches.unknownHeadOffice', { code: headOffice, country: receivingCountry });
     const office = `${chosenOffice.name} (${chosenOffice.code})`;
-    if (codeProblem) return `No branches: ${codeProblem}`;
+    // The contract's format check names the expected format in English (shared with the API's answer).
+    if (codeProblem) return t('branches.badCode', { problem: codeProblem });
     const filters = (['bankName', 'branchLocation', 'address', 'district'] as const)
       .filter((name) => values[name])
-      .map(
-        (name) =>
-          `${LABELS[name]} "${name === 'district' || name === 'address' ? withPlaceAliases(receivingCountry, values[name]) : values[name]}"`,
-      );
+      .map((name) =>
+        t('branches.filterValue', {
+          filter: t(`branches.filter.${name}`),
+          value: name === 'district' || name === 'address' ? withPlaceAliases(receivingCountry, values[name]) : values[name],
+        }),
+      )
+      .join(', ');
+    const about = { office, code: values.bankCode, country: receivingCountry, filters };
     if (values.bankCode) {
-      if (payingOffices.isPending)
-        return `No branch with code ${values.bankCode} under ${office}; checking the other head offices…`;
+      if (payingOffices.isPending) return t('branches.checkingOthers', about);
       const paying = headOffices.filter((o) => payingOffices.codes.includes(o.code));
-      if (paying.length === 0)
-        return `No branch of ${receivingCountry} with the code ${values.bankCode}${filters.length ? ` and ${filters.join(', ')}` : ''} under any head office.`;
+      if (paying.length === 0) return filters ? t('branches.noBranchWithCodeAnd', about) : t('branches.noBranchWithCode', about);
       return (
         <Alert severity="info" role="status" data-testid="results-empty">
-          {`${office} does not pay into ${values.bankCode}${filters.length ? ` with ${filters.join(', ')}` : ''}: a bank code must belong to the chosen head office. Head offices that do: `}
+          {filters ? t('branches.otherOfficesWith', about) : t('branches.otherOffices', about)}
           {paying.map((o, i) => (
             <span key={o.code}>
               {i > 0 && ', '}
-              <Button
-                size="small"
-                onClick={() => update({ receivingAgentHeadOfficeCode: o.code })}
-                sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline' }}
-              >
+              <Button size="small" onClick={() => update({ receivingAgentHeadOfficeCode: o.code })} sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline' }}>
                 {o.name} ({o.code})
               </Button>
             </span>
@@ -249,9 +180,7 @@ export function BranchFinder({
         </Alert>
       );
     }
-    return filters.length
-      ? `No branches of ${office} match ${filters.join(', ')}.`
-      : `${office} has no branches listed.`;
+    return filters ? t('branches.noMatch', about) : t('branches.noneListed', about);
   };
 
   return (
@@ -259,7 +188,7 @@ export function BranchFinder({
       <Box
         component="form"
         role="search"
-        aria-label="Branch search"
+        aria-label={t('branches.form')}
         onSubmit={commit}
         noValidate
         sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', lg: 'repeat(3, 1fr)' } }}
@@ -276,57 +205,41 @@ export function BranchFinder({
               }}
               select
               size="small"
-              label="Head office"
+              label={t('branches.headOffice')}
               error={Boolean(errors.receivingAgentHeadOfficeCode)}
-              helperText={errors.receivingAgentHeadOfficeCode?.message ?? 'From the mode-04 payout networks'}
+              helperText={errors.receivingAgentHeadOfficeCode ? translateRule(errors.receivingAgentHeadOfficeCode.message) : t('branches.headOfficeHint')}
             >
               {headOffices.map((office) => (
                 <MenuItem key={office.code} value={office.code}>
                   {office.name} ({office.code})
                 </MenuItem>
               ))}
-              {headOffice && !headOffices.some((o) => o.code === headOffice) && (
-                <MenuItem value={headOffice}>{headOffice}</MenuItem>
-              )}
+              {headOffice && !headOffices.some((o) => o.code === headOffice) && <MenuItem value={headOffice}>{headOffice}</MenuItem>}
             </TextField>
           )}
         />
         {TEXT_FIELDS.filter((f) => f.phone || showFolded).map(({ name, label, hint }) => (
           <TextField
             key={name}
-            {...form.register(
-              name,
-              name === 'bankCode' ? { setValueAs: (value: string) => withoutSpaces(value ?? '') } : undefined,
-            )}
+            {...form.register(name, name === 'bankCode' ? { setValueAs: (value: string) => withoutSpaces(value ?? '') } : undefined)}
             size="small"
-            label={label}
+            label={t(label)}
             error={Boolean(errors[name])}
-            helperText={errors[name] ? `${label} ${errors[name]?.message}` : hint}
+            helperText={errors[name] ? t('branches.fieldError', { label: t(label), message: translateRule(errors[name]?.message) }) : t(hint)}
           />
         ))}
         {isBangladesh && showFolded && (
           <TextField
             {...form.register('district')}
             size="small"
-            label="District"
+            label={t('branches.district')}
             error={Boolean(errors.district)}
-            helperText={
-              errors.district
-                ? `District ${errors.district.message}`
-                : 'Bangladesh only, contains; old or new name (Chittagong or Chattogram)'
-            }
+            helperText={errors.district ? t('branches.fieldError', { label: t('branches.district'), message: translateRule(errors.district.message) }) : t('branches.districtHint')}
           />
         )}
         {isPhone && !foldedInUse && (
-          <Button
-            size="small"
-            onClick={() => setMoreOpen((open) => !open)}
-            aria-expanded={showFolded}
-            sx={{ justifySelf: 'start' }}
-          >
-            {showFolded
-              ? 'Fewer filters'
-              : `More filters (branch location, address${isBangladesh ? ', district' : ''}; browse by bank)`}
+          <Button size="small" onClick={() => setMoreOpen((open) => !open)} aria-expanded={showFolded} sx={{ justifySelf: 'start' }}>
+            {showFolded ? t('branches.fewerFilters') : isBangladesh ? t('branches.moreFiltersDistrict') : t('branches.moreFilters')}
           </Button>
         )}
         {/* Enter in a field submits at once instead of waiting for the typing pause. */}
@@ -355,7 +268,7 @@ export function BranchFinder({
         {branches.data && (
           <>
             <ResultsHeader
-              noun={{ one: 'branch', other: 'branches' }}
+              noun="results.branches"
               source={{
                 total: branches.data.pagination.totalItems,
                 rows: branches.data.data,
@@ -364,26 +277,11 @@ export function BranchFinder({
                     ? getBrowse({ ...browseParams, pageNumber: String(pageNumber), pageSize: String(pageSize) })
                     : getBranches({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }),
               }}
-              columns={CSV_COLUMNS}
+              columns={csvColumns(t)}
               screen="branches"
-              filters={{
-                receivingCountry,
-                receivingAgentHeadOfficeCode: headOffice,
-                bankName: values.bankName,
-                bankCode: values.bankCode,
-                branchLocation: values.branchLocation,
-                address: values.address,
-                district: values.district,
-                state: values.state,
-                city: values.city,
-              }}
+              filters={{ receivingCountry, receivingAgentHeadOfficeCode: headOffice, bankName: values.bankName, bankCode: values.bankCode, branchLocation: values.branchLocation, address: values.address, district: values.district, state: values.state, city: values.city }}
             />
-            <ResultsView
-              label="Bank branches"
-              rows={branches.data.data}
-              columns={columns}
-              rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`}
-            />
+            <ResultsView label={t('branches.list')} rows={branches.data.data} columns={columns} rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`} />
             <ResultsPagination pagination={branches.data.pagination} onChange={(change) => update(change)} />
           </>
         )}

@@ -1,4 +1,6 @@
 import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { translateRule } from '../../../lib/i18n';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -45,13 +47,14 @@ export function CodeBox() {
     return () => document.removeEventListener('keydown', onKey);
   }, []);
 
+  const { t } = useTranslation();
   const { ref, ...field } = form.register('code');
   const lookUp = form.handleSubmit(({ code }) => navigate(codeLookupLink(code, { receivingCountry, deliveryMode })));
   return (
     <Box
       component="form"
       role="search"
-      aria-label="Find by code"
+      aria-label={t('code.box')}
       noValidate
       onSubmit={lookUp}
       // A pasted code is complete (a cheque's IFSC, a text message's routing number): it is looked up at once,
@@ -75,11 +78,11 @@ export function CodeBox() {
         }}
         size="small"
         fullWidth
-        label="Find by code"
-        placeholder="IFSC, routing number, bank or agent code"
+        label={t('code.box')}
+        placeholder={t('code.placeholder')}
         autoComplete="off"
         error={Boolean(error)}
-        helperText={error ? `Code ${error}` : undefined}
+        helperText={error ? t('code.error', { message: translateRule(error) }) : undefined}
         slotProps={{
           htmlInput: {
             'aria-keyshortcuts': '/',

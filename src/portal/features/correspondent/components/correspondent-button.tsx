@@ -5,26 +5,23 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import DialogActions from '@mui/material/DialogActions';
 import BadgeIcon from '@mui/icons-material/Badge';
+import { useTranslation } from 'react-i18next';
 import { saveCorrespondentId } from '../../../lib/correspondent-id';
 import { LazyCorrespondentForm as CorrespondentForm } from './lazy-correspondent-form';
 
 /** The signed-in correspondent id in the app bar; a click changes it or signs out. */
 export function CorrespondentButton({ correspondentId }: { correspondentId: string }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button
-        color="inherit"
-        startIcon={<BadgeIcon />}
-        onClick={() => setOpen(true)}
-        aria-label={`Agent ${correspondentId}: change correspondent id`}
-      >
+      <Button color="inherit" startIcon={<BadgeIcon />} onClick={() => setOpen(true)} aria-label={t('correspondent.button', { id: correspondentId })}>
         <span style={{ fontFamily: 'monospace' }}>{correspondentId}</span>
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="correspondent-dialog-title">
-        <DialogTitle id="correspondent-dialog-title">Agent correspondent id</DialogTitle>
+        <DialogTitle id="correspondent-dialog-title">{t('correspondent.dialogTitle')}</DialogTitle>
         <DialogContent sx={{ pt: '8px !important' }}>
-          <CorrespondentForm current={correspondentId} submitLabel="Save" onSaved={() => setOpen(false)} />
+          <CorrespondentForm current={correspondentId} submitLabel={t('correspondent.save')} onSaved={() => setOpen(false)} />
         </DialogContent>
         <DialogActions>
           <Button
@@ -34,9 +31,9 @@ export function CorrespondentButton({ correspondentId }: { correspondentId: stri
               setOpen(false);
             }}
           >
-            Sign out
+            {t('correspondent.signOut')}
           </Button>
-          <Button onClick={() => setOpen(false)}>Cancel</Button>
+          <Button onClick={() => setOpen(false)}>{t('correspondent.cancel')}</Button>
         </DialogActions>
       </Dialog>
     </>

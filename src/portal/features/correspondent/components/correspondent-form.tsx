@@ -4,9 +4,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import { useTranslation } from 'react-i18next';
 import { lookupHeaders } from '../../../../contract';
 import { ApiError, apiGet } from '../../../lib/api-client';
 import { saveCorrespondentId } from '../../../lib/correspondent-id';
+import { i18n, translateRule } from '../../../lib/i18n';
 
 // The form checks the id with the contract's own header schema (spec §5: two upper-case letters, then four
 // upper-case letters or digits), so the portal accepts exactly what the API accepts.
@@ -23,21 +25,14 @@ async function serviceRefusal(id: string): Promise<string | undefined> {
     return undefined;
   } catch (error) {
     if (error instanceof ApiError && error.status === 403)
-      return `The service does not know the id ${id}: check it with operations (correlation id ${error.correlationId}).`;
-    if (error instanceof ApiError) return `The id could not be checked: ${error.message} Try again.`;
+      return i18n.t('correspondent.unknown', { id, correlationId: error.correlationId });
+    if (error instanceof ApiError) return i18n.t('correspondent.uncheckable', { message: error.message });
     throw error;
   }
 }
 
-export function CorrespondentForm({
-  current,
-  onSaved,
-  submitLabel = 'Sign in',
-}: {
-  current?: string | null;
-  onSaved?: () => void;
-  submitLabel?: string;
-}) {
+export function CorrespondentForm({ current, onSaved, submitLabel }: { current?: string | null; onSaved?: () => void; submitLabel?: string }) {
+  const { t } = useTranslation();
   const { register, handleSubmit, formState, setError } = useForm<CorrespondentValues>({
     resolver: zodResolver(correspondentSchema),
     defaultValues: { 'x-fapi-financial-id': current ?? '' },
@@ -61,7 +56,7 @@ export function CorrespondentForm({
       <TextField
         // Ids are issued in upper case; "ab12cd" typed on a phone keyboard is the same id.
         {...register('x-fapi-financial-id', { setValueAs: (value: string) => value.trim().toUpperCase() })}
-        label="Agent correspondent id"
+        label={t('correspondent.field')}
         placeholder="AB12CD"
         autoFocus
         autoComplete="off"
@@ -70,20 +65,13 @@ export function CorrespondentForm({
           error
             ? error.type === 'service'
               ? error.message
-              : `The id ${error.message}.`
-            : 'Issued by operations: two letters, then four letters or digits (upper case is applied for you).'
+              : t('correspondent.invalid', { message: translateRule(error.message) })
+            : t('correspondent.hint')
         }
-        slotProps={{
-          htmlInput: {
-            maxLength: 6,
-            spellCheck: false,
-            autoCapitalize: 'characters',
-            style: { textTransform: 'uppercase', fontFamily: 'monospace' },
-          },
-        }}
+        slotProps={{ htmlInput: { maxLength: 6, spellCheck: false, autoCapitalize: 'characters', style: { textTransform: 'uppercase', fontFamily: 'monospace' } } }}
       />
       <Button type="submit" variant="contained" loading={checking}>
-        {submitLabel}
+        {submitLabel ?? t('correspondent.signIn')}
       </Button>
     </Stack>
   );

@@ -1,5 +1,6 @@
 import { Suspense, lazy, type ComponentProps } from 'react';
 import LinearProgress from '@mui/material/LinearProgress';
+import { useTranslation } from 'react-i18next';
 
 // The form brings zod, the contract and react-hook-form; loading it on demand keeps them out of the
 // initial JavaScript (budget: 250 KB gzip), since a signed-in teller rarely opens it.
@@ -8,8 +9,9 @@ const CorrespondentFormChunk = lazy(() =>
 );
 
 export function LazyCorrespondentForm(props: ComponentProps<typeof CorrespondentFormChunk>) {
+  const { t } = useTranslation();
   return (
-    <Suspense fallback={<LinearProgress aria-label="Loading form" />}>
+    <Suspense fallback={<LinearProgress aria-label={t('correspondent.loadingForm')} />}>
       <CorrespondentFormChunk {...props} />
     </Suspense>
   );

@@ -1,36 +1,31 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage, formatNumber } from '../../../lib/i18n';
 import { useDataStatus } from '../api/get-data-status';
 
 const SHORT_HASH = 8;
 
 /** Which data set answers the lookups: per source the rows, file, short content hash and import time. */
 export function DataStatusFooter({ enabled }: { enabled: boolean }) {
+  const { t } = useTranslation();
   const status = useDataStatus(enabled);
+  // The import time in the teller's language, always in UTC (the data set is the same for every teller);
+  // Intl refuses timeZoneName next to dateStyle, so "UTC" is written after it.
+  const importedAt = new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
   return (
     <Box component="footer" sx={{ px: 2, py: 1.5, borderTop: 1, borderColor: 'divider', bgcolor: 'grey.50' }}>
       <Typography variant="caption" component="div" color="text.secondary">
-        {!enabled && 'Data status appears after sign-in.'}
-        {status.isPending && enabled && 'Loading data status…'}
-        {status.error && `Data status unavailable: ${status.error.message}`}
+        {!enabled && t('dataStatus.afterSignIn')}
+        {status.isPending && enabled && t('dataStatus.loading')}
+        {status.error && t('dataStatus.unavailable', { message: status.error.message })}
         {status.data && (
-          <ul
-            aria-label="Data status"
-            style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexWrap: 'wrap', gap: '4px 16px' }}
-          >
+          <ul aria-label={t('dataStatus.label')} style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexWrap: 'wrap', gap: '4px 16px' }}>
             {status.data.data.map((source) => (
               <li key={`${source.kind}:${source.file}`}>
-                {source.kind} <strong>{source.rows.toLocaleString('en')}</strong> rows · {source.file}
-                {source.sha256 && (
-                  <>
-                    {' '}
-                    · <code title={source.sha256}>{source.sha256.slice(0, SHORT_HASH)}</code>
-                  </>
-                )}{' '}
-                · imported{' '}
-                <time dateTime={source.importedAt}>
-                  {new Date(source.importedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC
-                </time>
+                {source.kind} <strong>{formatNumber(source.rows)}</strong> {t('dataStatus.rows', { count: source.rows })} · {source.file}
+                {source.sha256 && <> · <code title={source.sha256}>{source.sha256.slice(0, SHORT_HASH)}</code></>} · {t('dataStatus.imported')}{' '}
+                <time dateTime={source.importedAt}>{importedAt.format(new Date(source.importedAt))} UTC</time>
               </li>
             ))}
           </ul>

@@ -1,6 +1,8 @@
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { PAYOUT_TYPES, type PayoutNetwork } from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
@@ -9,54 +11,53 @@ import { QueryStatus } from '../../../components/ui/query-status';
 import { ResultsView, type ResultColumn } from '../../../components/ui/results-view';
 import { usePayoutNetworks } from '../api/get-payout-networks';
 
-const CSV_COLUMNS: CsvColumn<PayoutNetwork>[] = [
-  { header: 'Network', value: (n) => n.networkName },
-  { header: 'Head office code', value: (n) => n.receivingAgentHeadOfficeCode, code: true },
-  { header: 'Head office name', value: (n) => n.headOfficeName },
-  { header: 'Payout type', value: (n) => n.payoutType },
-  { header: 'Payout type meaning', value: (n) => n.payoutTypeDescription },
-  { header: 'Delivery mode', value: (n) => n.deliveryMode, code: true },
+// The payout type's meaning is the API's text (English) in the data and the CSV; the screen says it in the
+// teller's language, from the type's code.
+const payoutTypeMeaning = (t: TFunction, code: string, fallback: string) => (code in PAYOUT_TYPES ? t(`payoutNetworks.type.${code as keyof typeof PAYOUT_TYPES}`) : fallback);
+
+const csvColumns = (t: TFunction): CsvColumn<PayoutNetwork>[] => [
+  { header: t('columns.network'), value: (n) => n.networkName },
+  { header: t('columns.headOfficeCode'), value: (n) => n.receivingAgentHeadOfficeCode, code: true },
+  { header: t('columns.headOfficeName'), value: (n) => n.headOfficeName },
+  { header: t('columns.payoutType'), value: (n) => n.payoutType },
+  { header: t('columns.payoutTypeMeaning'), value: (n) => n.payoutTypeDescription },
+  { header: t('columns.deliveryMode'), value: (n) => n.deliveryMode, code: true },
 ];
 
-const COLUMNS: ResultColumn<PayoutNetwork>[] = [
-  { header: 'Network', cell: (network) => network.networkName },
+const columns = (t: TFunction): ResultColumn<PayoutNetwork>[] => [
+  { header: t('columns.network'), cell: (network) => network.networkName },
   {
-    header: 'Head office',
+    header: t('columns.headOffice'),
     cell: (network) => (
       <>
         {network.headOfficeName}
         <br />
-        <CopyableCode value={network.receivingAgentHeadOfficeCode} label="head office code" />
+        <CopyableCode value={network.receivingAgentHeadOfficeCode} label={t('codes.headOfficeCode')} />
       </>
     ),
   },
   {
-    header: 'Payout type',
+    header: t('columns.payoutType'),
     cell: (network) => (
       <>
         <Chip size="small" label={network.payoutType} sx={{ mr: 1 }} aria-hidden />
-        {network.payoutTypeDescription}
+        {payoutTypeMeaning(t, network.payoutType, network.payoutTypeDescription)}
       </>
     ),
   },
 ];
 
 /** Get Anywhere Payout Network (spec §4.2): the networks of the country and mode, payout type explained. */
-export function PayoutNetworksTable({
-  receivingCountry,
-  deliveryMode,
-}: {
-  receivingCountry: string;
-  deliveryMode: string;
-}) {
+export function PayoutNetworksTable({ receivingCountry, deliveryMode }: { receivingCountry: string; deliveryMode: string }) {
+  const { t } = useTranslation();
   const networks = usePayoutNetworks({ receivingCountry, deliveryMode }, true);
   return (
     <Stack spacing={2}>
       <Typography variant="body2" component="div">
-        Payout types:{' '}
+        {t('payoutNetworks.types')}{' '}
         {Object.entries(PAYOUT_TYPES).map(([code, meaning]) => (
           <span key={code} style={{ marginRight: 12 }}>
-            <strong>{code}</strong> {meaning}
+            <strong>{code}</strong> {payoutTypeMeaning(t, code, meaning)}
           </span>
         ))}
       </Typography>
@@ -65,24 +66,19 @@ export function PayoutNetworksTable({
         isFetching={networks.isFetching}
         error={networks.error}
         isEmpty={networks.data?.data.length === 0}
-        empty={`No payout networks serve ${receivingCountry} with delivery mode ${deliveryMode}.`}
+        empty={t('payoutNetworks.empty', { country: receivingCountry, mode: deliveryMode })}
         onRetry={() => void networks.refetch()}
       >
         {networks.data && (
           <>
             <ResultsHeader
-              noun={{ one: 'payout network', other: 'payout networks' }}
+              noun="results.payoutNetworks"
               source={{ total: networks.data.data.length, rows: networks.data.data }}
-              columns={CSV_COLUMNS}
+              columns={csvColumns(t)}
               screen="payout-networks"
               filters={{ receivingCountry, deliveryMode }}
             />
-            <ResultsView
-              label="Payout networks"
-              rows={networks.data.data}
-              columns={COLUMNS}
-              rowKey={(network) => network.receivingAgentHeadOfficeCode}
-            />
+            <ResultsView label={t('payoutNetworks.list')} rows={networks.data.data} columns={columns(t)} rowKey={(network) => network.receivingAgentHeadOfficeCode} />
           </>
         )}
       </QueryStatus>

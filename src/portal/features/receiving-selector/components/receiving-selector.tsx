@@ -5,6 +5,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import { useTranslation } from 'react-i18next';
 import type { ReceivingCountry } from '../../../../contract';
 import { useReceivingSelection } from '../../../lib/url-state';
 import { useDeliveryModes } from '../api/get-delivery-modes';
@@ -17,6 +18,7 @@ const filterCountries = createFilterOptions<ReceivingCountry>({
 
 /** Receiving country and delivery mode: the choice that drives every screen, kept in the URL. */
 export function ReceivingSelector() {
+  const { t } = useTranslation();
   const { receivingCountry, deliveryMode, select } = useReceivingSelection();
   const countries = useReceivingCountries();
   const modes = useDeliveryModes();
@@ -36,6 +38,11 @@ export function ReceivingSelector() {
         filterOptions={filterCountries}
         getOptionLabel={(option) => `${option.name} (${option.code})`}
         isOptionEqualToValue={(option, value) => option.code === value.code}
+        noOptionsText={t('common.noOptions')}
+        loadingText={t('common.loading')}
+        openText={t('common.open')}
+        closeText={t('common.close')}
+        clearText={t('common.clear')}
         onChange={(_, next) => {
           if (!next) return select('', '');
           const keep = next.deliveryModes.find((code) => code === selectedMode?.code);
@@ -44,18 +51,18 @@ export function ReceivingSelector() {
         renderInput={(params) => (
           <TextField
             {...params}
-            label="Receiving country"
-            placeholder="Name or code"
+            label={t('selector.country')}
+            placeholder={t('selector.countryPlaceholder')}
             error={Boolean(countries.error)}
-            helperText={countries.error ? `Countries could not be loaded: ${countries.error.message}` : undefined}
+            helperText={countries.error ? t('selector.countriesFailed', { message: countries.error.message }) : undefined}
           />
         )}
       />
       <FormControl size="small" sx={{ minWidth: 240 }} disabled={!country}>
-        <InputLabel id="delivery-mode-label">Delivery mode</InputLabel>
+        <InputLabel id="delivery-mode-label">{t('selector.deliveryMode')}</InputLabel>
         <Select
           labelId="delivery-mode-label"
-          label="Delivery mode"
+          label={t('selector.deliveryMode')}
           value={selectedMode?.code ?? ''}
           onChange={(event) => select(receivingCountry, event.target.value)}
         >

@@ -233,6 +233,24 @@ describe.each(testEngines())('code lookup and browsing on the %s store', (engine
       }
     });
 
+    it("without a state or city, any page is the branch finder's page (bank codes, routing numbers, text filters)", async () => {
+      for (const query of <Record<string, string>[]>[
+        { receivingCountry: 'IN', receivingAgentHeadOfficeCode: 'ICICIN' },
+        { receivingCountry: 'IN', receivingAgentHeadOfficeCode: 'ICICIN', bankCode: 'ANDB' },
+        { receivingCountry: 'IN', receivingAgentHeadOfficeCode: 'ICICIN', bankCode: 'ICIC0006855' },
+        { receivingCountry: 'IN', receivingAgentHeadOfficeCode: 'FDRLIN', branchLocation: 'road' },
+        { receivingCountry: 'BD', receivingAgentHeadOfficeCode: 'SONLBD', bankCode: '200' },
+      ]) {
+        for (const [pageNumber, pageSize] of [['1', '7'], ['3', '7'], ['2', '50'], ['1', '1000'], ['9999', '10']]) {
+          const res = await t.get('/v1/banks/branches', { deliveryMode: '04', ...query, pageNumber, pageSize });
+          const branches = branchesResponse.parse(res.json());
+          if (pageNumber === '1') expect(branches.pagination.totalItems, JSON.stringify(query)).toBeGreaterThan(0);
+          const answer = await browse({ ...query, pageNumber, pageSize });
+          expect({ data: answer.data, pagination: answer.pagination }, JSON.stringify({ ...query, pageNumber, pageSize })).toEqual(branches);
+        }
+      }
+    });
+
     it('narrows bank → state → city; each count is the totalItems of the narrower page', async () => {
       // The bank of each country with the most branches in the CSV, under a head office that pays into it.
       const largest = (rows: BranchCsv[]) => {
