@@ -8,9 +8,11 @@ import { expect, expectAccessible, paste, signIn, test, typeLikeAPerson } from '
 // the language switch in the app bar, remembered across visits.
 
 type Messages = Record<string, any>;
-const messages = (code: string): Messages => JSON.parse(readFileSync(join(process.cwd(), 'src', 'portal', 'locales', `${code}.json`), 'utf8'));
+const messages = (code: string): Messages =>
+  JSON.parse(readFileSync(join(process.cwd(), 'src', 'portal', 'locales', `${code}.json`), 'utf8'));
 /** A message with its {{placeholders}} filled, as i18next does. */
-const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
+const fill = (text: string, values: Record<string, string | number>) =>
+  text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
 
 const LANGUAGES = [
   { code: 'en', browserLocale: 'en-US', m: messages('en') },
@@ -35,7 +37,8 @@ for (const { code, browserLocale, m } of LANGUAGES) {
       await expect(page.locator('html')).toHaveAttribute('lang', code);
       await expect(page).toHaveTitle(m.app.title);
       await expect(page.getByRole('heading', { level: 1, name: m.agents.title })).toBeVisible();
-      for (const tab of [m.app.tabs.agents, m.app.tabs.payoutNetworks, m.app.tabs.branches]) await expect(page.getByRole('tab', { name: tab })).toBeVisible();
+      for (const tab of [m.app.tabs.agents, m.app.tabs.payoutNetworks, m.app.tabs.branches])
+        await expect(page.getByRole('tab', { name: tab })).toBeVisible();
       await typeLikeAPerson(page.getByRole('combobox', { name: m.selector.country }), ['Bangla']);
       await page.getByRole('option', { name: /Bangladesh \(BD\)/ }).click();
       await page.getByRole('combobox', { name: m.selector.deliveryMode }).click();
@@ -46,18 +49,23 @@ for (const { code, browserLocale, m } of LANGUAGES) {
       await expect(search).toHaveValue('SONALI BANK, AGRABAD');
       const row = results(page, m.agents.list).filter({ hasText: '200150163' }).first();
       await expect(row).toContainText('SONALI BANK LIMITED');
-      await row.getByRole('button', { name: fill(m.copy.copyValue, { label: m.codes.routingNumber, value: '200150163' }) }).click();
+      await row
+        .getByRole('button', { name: fill(m.copy.copyValue, { label: m.codes.routingNumber, value: '200150163' }) })
+        .click();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('200150163');
       await expect(page.getByRole('tooltip')).toHaveText(m.copy.copied);
       await settleTooltips(page);
       await expectAccessible(page);
     });
 
-    test('OXXO in Jalisco: the count in the language\'s numbers, the agent code copied', async ({ page }) => {
+    test("OXXO in Jalisco: the count in the language's numbers, the agent code copied", async ({ page }) => {
       await page.goto('/');
       await typeLikeAPerson(page.getByRole('combobox', { name: m.selector.country }), ['mex']);
       // The count of every agent of Mexico, as the API says it, written the language's way.
-      const answer = page.waitForResponse((r) => r.url().includes('/v1/agents?') && r.url().includes('receivingCountry=MX') && !r.url().includes('state='));
+      const answer = page.waitForResponse(
+        (r) =>
+          r.url().includes('/v1/agents?') && r.url().includes('receivingCountry=MX') && !r.url().includes('state='),
+      );
       await page.getByRole('option', { name: /Mexico \(MX\)/ }).click();
       const all = (await (await answer).json()) as { pagination: { totalItems: number } };
       const formatted = new Intl.NumberFormat(code).format(all.pagination.totalItems);
@@ -71,13 +79,19 @@ for (const { code, browserLocale, m } of LANGUAGES) {
       const first = results(page, m.agents.list).first();
       await expect(first).toContainText('Zapopan');
       const agentCode = (await first.locator('code').first().textContent())!;
-      await first.getByRole('button', { name: fill(m.copy.copyValue, { label: m.codes.agentCode, value: agentCode }) }).click();
+      await first
+        .getByRole('button', { name: fill(m.copy.copyValue, { label: m.codes.agentCode, value: agentCode }) })
+        .click();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(agentCode);
       // An empty search says why, in the language: the search is case-sensitive.
       await search.press('ControlOrMeta+A');
       await search.press('Backspace');
       await search.pressSequentially('oxxo', { delay: 90 });
-      await expect(page.getByTestId('results-empty')).toHaveText(fill(m.agents.emptySearchInState, { state: 'Jalisco', search: 'oxxo' }) + m.agents.caseHint + m.agents.orAllStates);
+      await expect(page.getByTestId('results-empty')).toHaveText(
+        fill(m.agents.emptySearchInState, { state: 'Jalisco', search: 'oxxo' }) +
+          m.agents.caseHint +
+          m.agents.orAllStates,
+      );
       await settleTooltips(page);
       await expectAccessible(page);
     });
@@ -104,7 +118,9 @@ test.describe('the language switch', () => {
   test.use({ locale: 'en-US' });
   test.beforeEach(async ({ page }) => signIn(page));
 
-  test('an English browser switches to Spanish in the app bar; the choice is remembered on the next visit', async ({ page }) => {
+  test('an English browser switches to Spanish in the app bar; the choice is remembered on the next visit', async ({
+    page,
+  }) => {
     const en = messages('en');
     const es = messages('es');
     await page.goto('/payout-networks?receivingCountry=MX&deliveryMode=01');

@@ -14,8 +14,16 @@ import { CORRESPONDENT_ID, expect, test } from './fixtures';
 
 const SCREENS = [
   { name: 'Agents', path: '/agents?receivingCountry=MX&deliveryMode=01', lookup: '/v1/agents?' },
-  { name: 'Payout networks', path: '/payout-networks?receivingCountry=MX&deliveryMode=01', lookup: '/v1/payout-networks?' },
-  { name: 'Bank branches', path: '/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=FDRLIN', lookup: '/v1/banks/branches?' },
+  {
+    name: 'Payout networks',
+    path: '/payout-networks?receivingCountry=MX&deliveryMode=01',
+    lookup: '/v1/payout-networks?',
+  },
+  {
+    name: 'Bank branches',
+    path: '/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=FDRLIN',
+    lookup: '/v1/banks/branches?',
+  },
 ];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 /**
@@ -43,7 +51,14 @@ const PC_ON_SLOW_4G = {
   settings: {
     formFactor: 'mobile' as const,
     throttlingMethod: 'simulate' as const,
-    throttling: { rttMs: 150, throughputKbps: 1638.4, requestLatencyMs: 562.5, downloadThroughputKbps: 1474.56, uploadThroughputKbps: 675, cpuSlowdownMultiplier: 1 },
+    throttling: {
+      rttMs: 150,
+      throughputKbps: 1638.4,
+      requestLatencyMs: 562.5,
+      downloadThroughputKbps: 1474.56,
+      uploadThroughputKbps: 675,
+      cpuSlowdownMultiplier: 1,
+    },
   },
 };
 
@@ -53,16 +68,31 @@ interface ScreenScores {
   screen: string;
   path: string;
   scores: Record<(typeof CATEGORIES)[number], number>;
-  metrics: { firstContentfulPaintMs: number; largestContentfulPaintMs: number; totalBlockingTimeMs: number; cumulativeLayoutShift: number; transferKb: number };
+  metrics: {
+    firstContentfulPaintMs: number;
+    largestContentfulPaintMs: number;
+    totalBlockingTimeMs: number;
+    cumulativeLayoutShift: number;
+    transferKb: number;
+  };
 }
 
 test.describe.configure({ mode: 'serial' });
 
-test('Lighthouse: performance, accessibility, best practices and SEO of every screen, signed in, slow 4G', async ({ baseURL }) => {
+test('Lighthouse: performance, accessibility, best practices and SEO of every screen, signed in, slow 4G', async ({
+  baseURL,
+}) => {
   test.setTimeout(600_000);
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? CHROMIUM,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
   const results: ScreenScores[] = [];
   try {
@@ -81,19 +111,32 @@ test('Lighthouse: performance, accessibility, best practices and SEO of every sc
       // again, as its filterToValidRuns leaves such runs out; two such failures in a row fail the test.
       const runs: LighthouseResult[] = [];
       for (let attempt = 0, failures = 0; runs.length < RUNS; attempt++) {
-        const runner = await lighthouse(`${baseURL}${screen.path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] }, PC_ON_SLOW_4G);
+        const runner = await lighthouse(
+          `${baseURL}${screen.path}`,
+          { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] },
+          PC_ON_SLOW_4G,
+        );
         const error = runner!.lhr.runtimeError;
-        if (error) console.log(`${screen.name}: run ${attempt + 1} not recorded by Lighthouse (${error.code}); running it again`);
+        if (error)
+          console.log(
+            `${screen.name}: run ${attempt + 1} not recorded by Lighthouse (${error.code}); running it again`,
+          );
         failures = error ? failures + 1 : 0;
         expect(failures, `${screen.name}: ${error?.message}`).toBeLessThan(2);
         if (!error) runs.push(runner!.lhr);
       }
       const lhr = computeMedianRun(runs as never) as unknown as LighthouseResult;
-      console.log(`${screen.name}: performance of the ${RUNS} runs ${runs.map((r) => Math.round((r.categories.performance.score ?? 0) * 100)).join(', ')}`);
+      console.log(
+        `${screen.name}: performance of the ${RUNS} runs ${runs.map((r) => Math.round((r.categories.performance.score ?? 0) * 100)).join(', ')}`,
+      );
       // Measured signed in: the screen asked the API for its results (the sign-in form asks for nothing).
-      const requests = (lhr.audits['network-requests'].details as unknown as { items: { url: string; statusCode: number }[] }).items;
+      const requests = (
+        lhr.audits['network-requests'].details as unknown as { items: { url: string; statusCode: number }[] }
+      ).items;
       expect(requests.filter((r) => r.url.includes(screen.lookup)).map((r) => r.statusCode)).toContain(200);
-      const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c].score ?? 0) * 100)])) as ScreenScores['scores'];
+      const scores = Object.fromEntries(
+        CATEGORIES.map((c) => [c, Math.round((lhr.categories[c].score ?? 0) * 100)]),
+      ) as ScreenScores['scores'];
       const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
       results.push({
         screen: screen.name,
@@ -107,11 +150,18 @@ test('Lighthouse: performance, accessibility, best practices and SEO of every sc
           transferKb: Number((audit('total-byte-weight') / 1024).toFixed(1)),
         },
       });
-      console.log(`${screen.name}: ${CATEGORIES.map((c) => `${c} ${scores[c]}`).join(', ')}; ${JSON.stringify(results.at(-1)!.metrics)}`);
+      console.log(
+        `${screen.name}: ${CATEGORIES.map((c) => `${c} ${scores[c]}`).join(', ')}; ${JSON.stringify(results.at(-1)!.metrics)}`,
+      );
       for (const category of CATEGORIES) {
         if (scores[category] < 95) {
           const failing = Object.values(lhr.audits)
-            .filter((a) => a.score !== null && a.score < 0.9 && lhr.categories[category].auditRefs.some((r) => r.id === a.id && r.weight > 0))
+            .filter(
+              (a) =>
+                a.score !== null &&
+                a.score < 0.9 &&
+                lhr.categories[category].auditRefs.some((r) => r.id === a.id && r.weight > 0),
+            )
             .map((a) => `${a.id} (${a.displayValue ?? a.score})`);
           console.log(`  ${category} under 95: ${failing.join('; ')}`);
         }
@@ -121,14 +171,19 @@ test('Lighthouse: performance, accessibility, best practices and SEO of every sc
     chrome.kill();
   }
   writeReport(results);
-  for (const result of results) for (const category of CATEGORIES) expect(result.scores[category], `${result.screen} ${category}`).toBeGreaterThanOrEqual(FAIL_UNDER);
+  for (const result of results)
+    for (const category of CATEGORIES)
+      expect(result.scores[category], `${result.screen} ${category}`).toBeGreaterThanOrEqual(FAIL_UNDER);
 });
 
 function writeReport(results: ScreenScores[]) {
   const docs = join(process.cwd(), 'docs');
   mkdirSync(docs, { recursive: true });
   const measuredAt = new Date().toISOString();
-  writeFileSync(join(docs, 'lighthouse.json'), `${JSON.stringify({ measuredAt, config: PC_ON_SLOW_4G, results }, null, 2)}\n`);
+  writeFileSync(
+    join(docs, 'lighthouse.json'),
+    `${JSON.stringify({ measuredAt, config: PC_ON_SLOW_4G, results }, null, 2)}\n`,
+  );
   const rows = results.map(
     (r) =>
       `| ${r.screen} | ${CATEGORIES.map((c) => r.scores[c]).join(' | ')} | ${r.metrics.firstContentfulPaintMs} | ${r.metrics.largestContentfulPaintMs} | ${r.metrics.totalBlockingTimeMs} | ${r.metrics.cumulativeLayoutShift} | ${r.metrics.transferKb} |`,

@@ -23,14 +23,16 @@ async function countTransfers(page: Page): Promise<{ transfers: Transfer[]; sess
   await session.send('Network.clearBrowserCache');
   const urls = new Map<string, { url: string; fromCache: boolean }>();
   const transfers: Transfer[] = [];
-  session.on('Network.requestWillBeSent', (event) => urls.set(event.requestId, { url: event.request.url, fromCache: false }));
+  session.on('Network.requestWillBeSent', (event) =>
+    urls.set(event.requestId, { url: event.request.url, fromCache: false }),
+  );
   session.on('Network.requestServedFromCache', (event) => {
     const request = urls.get(event.requestId);
     if (request) request.fromCache = true;
   });
   session.on('Network.responseReceived', (event) => {
     const request = urls.get(event.requestId);
-    if (request && (event.response.fromDiskCache)) request.fromCache = true;
+    if (request && event.response.fromDiskCache) request.fromCache = true;
   });
   session.on('Network.loadingFinished', (event) => {
     const request = urls.get(event.requestId);
@@ -60,8 +62,11 @@ test('first load of the signed-in agents screen: at most 250 KB transferred', as
   const { transfers } = await countTransfers(page);
   await openAgents(page);
   const firstBytes = total(transfers);
-  console.log(`first load: ${kb(firstBytes)} in ${transfers.length} requests (static ${kb(total(transfers.filter((t) => isStatic(t.url))))}, API ${kb(total(transfers.filter((t) => !isStatic(t.url))))})`);
-  for (const t of [...transfers].sort((a, b) => b.bytes - a.bytes).slice(0, 8)) console.log(`  ${kb(t.bytes).padStart(9)}  ${new URL(t.url).pathname}`);
+  console.log(
+    `first load: ${kb(firstBytes)} in ${transfers.length} requests (static ${kb(total(transfers.filter((t) => isStatic(t.url))))}, API ${kb(total(transfers.filter((t) => !isStatic(t.url))))})`,
+  );
+  for (const t of [...transfers].sort((a, b) => b.bytes - a.bytes).slice(0, 8))
+    console.log(`  ${kb(t.bytes).padStart(9)}  ${new URL(t.url).pathname}`);
   expect(transfers.some((t) => /\/assets\/index-.*\.js$/.test(t.url))).toBe(true);
   expect(firstBytes).toBeLessThanOrEqual(FIRST_LOAD_BUDGET);
 });
@@ -76,16 +81,23 @@ test('a repeat visit of the agents screen fetches at most 10 KB of static files'
   await openAgents(page);
   const repeat = transfers.filter((t) => isStatic(t.url));
   const repeatBytes = total(repeat);
-  console.log(`repeat visit: ${kb(repeatBytes)} of static files over the network (first load: ${kb(firstStatic)}), API ${kb(total(transfers.filter((t) => !isStatic(t.url))))}`);
-  for (const t of repeat.filter((r) => r.bytes > 0)) console.log(`  ${kb(t.bytes).padStart(9)}  ${new URL(t.url).pathname}${t.fromCache ? ' (cache)' : ''}`);
+  console.log(
+    `repeat visit: ${kb(repeatBytes)} of static files over the network (first load: ${kb(firstStatic)}), API ${kb(total(transfers.filter((t) => !isStatic(t.url))))}`,
+  );
+  for (const t of repeat.filter((r) => r.bytes > 0))
+    console.log(`  ${kb(t.bytes).padStart(9)}  ${new URL(t.url).pathname}${t.fromCache ? ' (cache)' : ''}`);
   expect(repeat.filter((t) => /\/assets\//.test(t.url) && !t.fromCache)).toEqual([]);
   expect(repeat.length).toBeGreaterThan(0);
   expect(repeatBytes).toBeLessThanOrEqual(REPEAT_STATIC_BUDGET);
 });
 
-test('the main script and a 50-row branch page arrive Brotli-compressed; hashed files are immutable, index.html no-cache', async ({ page }) => {
+test('the main script and a 50-row branch page arrive Brotli-compressed; hashed files are immutable, index.html no-cache', async ({
+  page,
+}) => {
   const responses: { url: string; headers: Record<string, string> }[] = [];
-  page.on('response', async (response) => responses.push({ url: response.url(), headers: await response.allHeaders() }));
+  page.on('response', async (response) =>
+    responses.push({ url: response.url(), headers: await response.allHeaders() }),
+  );
   await page.goto('/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=FDRLIN&pageSize=50');
   await expect(page.getByTestId('result-total')).toHaveText(/branches/);
   await page.waitForLoadState('networkidle');
@@ -99,5 +111,7 @@ test('the main script and a 50-row branch page arrive Brotli-compressed; hashed 
   const page50 = responses.find((r) => r.url.includes('/v1/banks/branches') && r.url.includes('pageSize=50'));
   expect(page50?.headers['content-encoding']).toBe('br');
   expect(page50?.headers['cache-control']).toBe('no-store');
-  console.log(`main script ${new URL(main!.url).pathname}: ${main!.headers['content-encoding']}, ${main!.headers['cache-control']}; 50-row page: ${page50!.headers['content-encoding']}`);
+  console.log(
+    `main script ${new URL(main!.url).pathname}: ${main!.headers['content-encoding']}, ${main!.headers['cache-control']}; 50-row page: ${page50!.headers['content-encoding']}`,
+  );
 });

@@ -81,10 +81,11 @@ const isPortalRoute = (path: string) =>
  * asking again; everything else (index.html, which names the current hashes, and the favicon) is
  * revalidated on each visit (ETag / Last-Modified, a 304 when unchanged).
  */
-const portalCacheHeaders = (portalDir: string) => (reply: { header(name: string, value: string): unknown }, file: string) => {
-  const hashed = relative(portalDir, file).split(sep)[0] === 'assets';
-  reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
-};
+const portalCacheHeaders =
+  (portalDir: string) => (reply: { header(name: string, value: string): unknown }, file: string) => {
+    const hashed = relative(portalDir, file).split(sep)[0] === 'assets';
+    reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+  };
 const acceptsHtml = (accept: string | undefined) => accept !== undefined && /\btext\/html\b/.test(accept);
 
 /**

@@ -39,7 +39,15 @@ export function Layout() {
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
-      <Box component="a" href="#main" sx={{ position: 'absolute', left: -9999, '&:focus': { left: 8, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1 } }}>
+      <Box
+        component="a"
+        href="#main"
+        sx={{
+          position: 'absolute',
+          left: -9999,
+          '&:focus': { left: 8, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1 },
+        }}
+      >
         {t('app.skipToContent')}
       </Box>
       {/* Sticky on wider screens only: at 360 px the bar with the selector would take a third of the height. */}
@@ -60,7 +68,13 @@ export function Layout() {
         {correspondentId && (
           <Box sx={{ bgcolor: 'background.paper', color: 'text.primary', px: 2 }}>
             <ReceivingSelector />
-            <Tabs value={current} component="nav" aria-label={t('app.screens')} variant={isPhone ? 'fullWidth' : 'scrollable'} allowScrollButtonsMobile>
+            <Tabs
+              value={current}
+              component="nav"
+              aria-label={t('app.screens')}
+              variant={isPhone ? 'fullWidth' : 'scrollable'}
+              allowScrollButtonsMobile
+            >
               {SCREENS.map((screen) => (
                 <Tab
                   key={screen.path}

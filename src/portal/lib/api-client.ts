@@ -55,7 +55,10 @@ interface ProblemBody {
 }
 
 /** `financialId` overrides the signed-in id: sign-in asks the service about an id before keeping it. */
-export async function apiGet<T>(path: string, options: { query?: QueryValues; signal?: AbortSignal; financialId?: string } = {}): Promise<T> {
+export async function apiGet<T>(
+  path: string,
+  options: { query?: QueryValues; signal?: AbortSignal; financialId?: string } = {},
+): Promise<T> {
   const correlationId = newCorrelationId();
   const headers: Record<string, string> = { accept: 'application/json', 'x-correlation-id': correlationId };
   const financialId = options.financialId ?? readCorrespondentId();

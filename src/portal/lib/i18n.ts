@@ -76,10 +76,16 @@ export { i18n };
 // The contract's validation messages (src/contract) are English and shared with the API's problem answers;
 // the forms show them in the teller's language when they are one of these rules, as they are otherwise.
 const RULES: { pattern: RegExp; translate: (match: RegExpExecArray) => string }[] = [
-  { pattern: /^must be at most (\d+) characters$/, translate: (m) => i18n.t('validation.tooLong', { max: formatNumber(Number(m[1])) }) },
+  {
+    pattern: /^must be at most (\d+) characters$/,
+    translate: (m) => i18n.t('validation.tooLong', { max: formatNumber(Number(m[1])) }),
+  },
   { pattern: /^must not contain control characters$/, translate: () => i18n.t('validation.controlCharacters') },
   { pattern: /^is required\b/, translate: () => i18n.t('validation.required') },
-  { pattern: /^must be two upper-case letters followed by four upper-case letters or digits$/, translate: () => i18n.t('validation.financialIdFormat') },
+  {
+    pattern: /^must be two upper-case letters followed by four upper-case letters or digits$/,
+    translate: () => i18n.t('validation.financialIdFormat'),
+  },
 ];
 
 /** A contract rule's message in the interface language (unknown messages are returned as they are). */

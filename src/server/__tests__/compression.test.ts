@@ -10,7 +10,8 @@ import { createTestApp, LOOKUP_HEADERS, type TestApp } from '../../testing/test-
 // Issue 16: Brotli and gzip on the wire, over real HTTP (node:http, which, unlike fetch, hands back the bytes
 // as sent), each compressed answer decoded and compared with the identity answer to the same request.
 
-const BRANCHES_50 = '/v1/banks/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=FDRLIN&pageSize=50';
+const BRANCHES_50 =
+  '/v1/banks/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=FDRLIN&pageSize=50';
 const AGENTS_1000 = '/v1/agents?receivingCountry=MX&deliveryMode=01&pageSize=1000';
 // The largest payout-network answer of the data set (Mexico, cash pickup), just over the threshold.
 const PAYOUT_NETWORKS = '/v1/payout-networks?receivingCountry=MX&deliveryMode=01';
@@ -105,7 +106,9 @@ describe('JSON answers', () => {
   });
 
   it('an answer under the threshold is not compressed (a problem+json 400)', async () => {
-    const answer = await get('/v1/banks/branches?receivingCountry=IN&deliveryMode=04', { 'accept-encoding': 'br, gzip' });
+    const answer = await get('/v1/banks/branches?receivingCountry=IN&deliveryMode=04', {
+      'accept-encoding': 'br, gzip',
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.length).toBeLessThan(COMPRESS_THRESHOLD_BYTES);
     expect(answer.headers['content-encoding']).toBeUndefined();
@@ -157,13 +160,16 @@ describe('the portal files', () => {
     expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
-  it.each(['/', '/index.html', '/agents?receivingCountry=MX'])('%s: index.html, compressed and no-cache', async (path) => {
-    const answer = await get(path, { 'accept-encoding': 'br, gzip', accept: 'text/html' });
-    expect(answer.status).toBe(200);
-    expect(answer.headers['content-encoding']).toBe('br');
-    expect(answer.headers['cache-control']).toBe('no-cache');
-    expect(decode(answer).toString('utf8')).toBe(INDEX_HTML);
-  });
+  it.each(['/', '/index.html', '/agents?receivingCountry=MX'])(
+    '%s: index.html, compressed and no-cache',
+    async (path) => {
+      const answer = await get(path, { 'accept-encoding': 'br, gzip', accept: 'text/html' });
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-encoding']).toBe('br');
+      expect(answer.headers['cache-control']).toBe('no-cache');
+      expect(decode(answer).toString('utf8')).toBe(INDEX_HTML);
+    },
+  );
 
   it('index.html revalidates: its ETag is answered with 304', async () => {
     const first = await get('/', { 'accept-encoding': 'br', accept: 'text/html' });

@@ -100,7 +100,12 @@ export function browseBranches(view: IndexView, search: BrowseSearch): BrowseRes
   const routedRows = [...routed];
   scan: for (const group of data.bankGroups) {
     if (group.country !== search.receivingCountry || !group.banks.some((b) => inScope[b])) continue;
-    if (counted && !group.banks.some((b) => inScope[b] && codeBanks[b]) && !routedRows.some((r) => r >= group.start && r < group.end)) continue;
+    if (
+      counted &&
+      !group.banks.some((b) => inScope[b] && codeBanks[b]) &&
+      !routedRows.some((r) => r >= group.start && r < group.end)
+    )
+      continue;
     rows: for (let row = group.start; row < group.end; row++) {
       const b = columns.bank[row];
       if (!inScope[b]) continue;

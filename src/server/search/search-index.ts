@@ -1,4 +1,10 @@
-import { ACCOUNT_TRANSFER_TO_OTHER_BANK, placeNameVariants, type Agent, type BankBranch, type Page } from '../../contract';
+import {
+  ACCOUNT_TRANSFER_TO_OTHER_BANK,
+  placeNameVariants,
+  type Agent,
+  type BankBranch,
+  type Page,
+} from '../../contract';
 import { deliveryModeCodeOf } from '../../contract/delivery-modes';
 import { pageOf, splitBankBranchSearch, type AgentSearch, type BranchSearch } from '../store/store';
 import { codeHash, type OfficeEntry, type SearchIndexData } from './build';
@@ -25,7 +31,8 @@ const POSTINGS_ROW_COST = 3;
 const BINARY_SEARCH_COST = 24;
 
 /** Where the rows to check come from: ranges (in answer order), the postings of some texts, or a sorted list. */
-type Candidates = { ranges: [number, number][] } | { postings: PostingsData; ids: ArrayLike<number> } | { rows: Int32Array };
+type Candidates =
+  { ranges: [number, number][] } | { postings: PostingsData; ids: ArrayLike<number> } | { rows: Int32Array };
 
 interface BranchConditions {
   /** Banks in scope (head office banks, bank-name filter), by bank id: 1 in scope. */
@@ -58,16 +65,32 @@ export class SearchIndex {
     this.version = data.version;
     this.countryIndex = new Map(data.countries.map((c, i) => [c, i]));
     this.offices = new Map(data.offices.map((h, index) => [h.code, { ...h, index }]));
-    this.tables = Object.fromEntries(Object.entries(data.tables).map(([k, v]) => [k, new StringTable(v)])) as SearchIndex['tables'];
+    this.tables = Object.fromEntries(
+      Object.entries(data.tables).map(([k, v]) => [k, new StringTable(v)]),
+    ) as SearchIndex['tables'];
     this.stateIds = new Map(Array.from({ length: this.tables.state.size }, (_, id) => [this.tables.state.get(id), id]));
     this.stateNames = new Map(data.states.map((s) => [`${s.country}\u0000${s.code}`, s.name]));
     const text = (name: keyof SearchIndex['text']) => new TextIndex(this.tables[name], data.trigrams[name]);
-    this.text = { branchName: text('branchName'), addr1Lower: text('addr1Lower'), addr2Lower: text('addr2Lower'), districtLower: text('districtLower'), agentName: text('agentName') };
+    this.text = {
+      branchName: text('branchName'),
+      addr1Lower: text('addr1Lower'),
+      addr2Lower: text('addr2Lower'),
+      districtLower: text('districtLower'),
+      agentName: text('agentName'),
+    };
     const set = (name: keyof SearchIndex['text']) => new IdSet(this.tables[name].size);
-    this.sets = { branchName: set('branchName'), addr1Lower: set('addr1Lower'), addr2Lower: set('addr2Lower'), districtLower: set('districtLower'), agentName: set('agentName') };
+    this.sets = {
+      branchName: set('branchName'),
+      addr1Lower: set('addr1Lower'),
+      addr2Lower: set('addr2Lower'),
+      districtLower: set('districtLower'),
+      agentName: set('agentName'),
+    };
     // Written once per data set (in the index worker, which then posts them with the rest), read by every answer.
     data.documents ??= {
-      branches: encodeDocuments(data.branches.count, (row) => branchDocument(this.branchRecord(row, HEAD_OFFICE_PLACEHOLDER))),
+      branches: encodeDocuments(data.branches.count, (row) =>
+        branchDocument(this.branchRecord(row, HEAD_OFFICE_PLACEHOLDER)),
+      ),
       agents: encodeDocuments(data.agents.count, (row) => JSON.stringify(this.agentRecord(row))),
     };
     this.documents = data.documents;
@@ -110,26 +133,46 @@ export class SearchIndex {
     const office = this.offices.get(search.receivingAgentHeadOfficeCode);
     const country = this.countryIndex.get(search.receivingCountry);
     const empty = { total: 0, rows: [] };
-    if (!office || country === undefined || office.country !== search.receivingCountry || !office.deliveryModes.includes(search.deliveryMode)) return empty;
+    if (
+      !office ||
+      country === undefined ||
+      office.country !== search.receivingCountry ||
+      !office.deliveryModes.includes(search.deliveryMode)
+    )
+      return empty;
     const banks = this.banksWhere(search.receivingCountry, (bank) => office.bankCodes.includes(bank.code));
     if (search.bankName) {
       const term = search.bankName.toLowerCase();
-      for (let b = 0; b < banks.length; b++) if (banks[b] && !this.data.banks[b].name.toLowerCase().includes(term)) banks[b] = 0;
+      for (let b = 0; b < banks.length; b++)
+        if (banks[b] && !this.data.banks[b].name.toLowerCase().includes(term)) banks[b] = 0;
     }
     const conditions: BranchConditions = { banks, state: -1, texts: [] };
     if (search.bankCode) {
       const code = search.bankCode;
       const routed = this.rowsWithCode('routing', code);
       // A bank code that is no routing number narrows the banks in scope: whole banks, read by position.
-      if (routed.length === 0) for (let b = 0; b < banks.length; b++) banks[b] &= this.data.banks[b].code === code ? 1 : 0;
+      if (routed.length === 0)
+        for (let b = 0; b < banks.length; b++) banks[b] &= this.data.banks[b].code === code ? 1 : 0;
       else conditions.code = { banks: this.banksWhere(search.receivingCountry, (bank) => bank.code === code), routed };
     }
-    for (const [name, term] of [['addr1Lower', search.branchLocation], ['addr2Lower', search.address], ['districtLower', search.district]] as const) {
+    for (const [name, term] of [
+      ['addr1Lower', search.branchLocation],
+      ['addr2Lower', search.address],
+      ['districtLower', search.district],
+    ] as const) {
       if (term === undefined) continue;
       // A place known under two names (contract/place-aliases.ts) is found under either.
-      const ids = this.matchingAny(this.text[name], placeNameVariants(search.receivingCountry, term).map((t) => t.toLowerCase()));
+      const ids = this.matchingAny(
+        this.text[name],
+        placeNameVariants(search.receivingCountry, term).map((t) => t.toLowerCase()),
+      );
       if (ids.length === 0) return empty;
-      conditions.texts.push({ column: this.data.branches[name], set: this.sets[name].reset(ids), postings: this.data.postings[name], ids });
+      conditions.texts.push({
+        column: this.data.branches[name],
+        set: this.sets[name].reset(ids),
+        postings: this.data.postings[name],
+        ids,
+      });
     }
     const offset = (search.pageNumber - 1) * search.pageSize;
     return this.branchRows(country, conditions, offset, search.pageSize);
@@ -163,7 +206,12 @@ export class SearchIndex {
   }
 
   /** Matching branch rows of one country: how many, and those of ranks offset…offset+limit-1 in answer order. */
-  private branchRows(country: number, conditions: BranchConditions, offset: number, limit: number): { total: number; rows: number[] } {
+  private branchRows(
+    country: number,
+    conditions: BranchConditions,
+    offset: number,
+    limit: number,
+  ): { total: number; rows: number[] } {
     const { banks, code } = conditions;
     const groups = this.data.bankGroups;
     const ranges: [number, number][] = [];
@@ -193,13 +241,21 @@ export class SearchIndex {
         for (let i = 0; i < ids.length; i++) {
           const from = postings.offsets[ids[i]];
           const to = postings.offsets[ids[i] + 1];
-          for (const [start, end] of merged) total += lowerBound(postings.rows, from, to, end) - lowerBound(postings.rows, from, to, start);
+          for (const [start, end] of merged)
+            total += lowerBound(postings.rows, from, to, end) - lowerBound(postings.rows, from, to, start);
         }
         if (offset >= total || limit <= 0) return { total, rows: [] };
         // Few matches spread over the ranges: gathering them from the postings beats scanning for the page.
         const scanned = Math.min(rangeRows, ((offset + limit) * rangeRows) / total);
         if (scanned <= total * POSTINGS_ROW_COST) return { total, rows: firstMatches(merged, test, offset, limit) };
-        return this.matches({ postings, ids }, this.data.countryStart[country], this.data.countryEnd[country], test, offset, limit);
+        return this.matches(
+          { postings, ids },
+          this.data.countryStart[country],
+          this.data.countryEnd[country],
+          test,
+          offset,
+          limit,
+        );
       }
     }
 
@@ -216,7 +272,9 @@ export class SearchIndex {
       candidates = { rows: Int32Array.from(new Set(rows)).sort() };
       cost = rows.length;
     } else if (code) {
-      const codeRanges = ranges.filter(([start]) => groups.some((g) => g.start === start && g.banks.some((b) => code.banks[b])));
+      const codeRanges = ranges.filter(([start]) =>
+        groups.some((g) => g.start === start && g.banks.some((b) => code.banks[b])),
+      );
       candidates = { ranges: codeRanges };
       cost = codeRanges.reduce((sum, [s, e]) => sum + e - s, 0);
     }
@@ -227,7 +285,14 @@ export class SearchIndex {
         candidates = { postings: text.postings, ids: text.ids };
       }
     }
-    return this.matches(candidates, this.data.countryStart[country], this.data.countryEnd[country], test, offset, limit);
+    return this.matches(
+      candidates,
+      this.data.countryStart[country],
+      this.data.countryEnd[country],
+      test,
+      offset,
+      limit,
+    );
   }
 
   /** Counts the accepted candidates and returns the rows of ranks offset…offset+limit-1, in answer order. */
@@ -294,7 +359,9 @@ export class SearchIndex {
 
   /** Head offices of the country offering the mode, by code: the agent list's order. */
   private officesOffering(country: string, deliveryMode: number) {
-    return this.data.offices.map((h, index) => ({ ...h, index })).filter((h) => h.country === country && h.deliveryModes.includes(deliveryMode));
+    return this.data.offices
+      .map((h, index) => ({ ...h, index }))
+      .filter((h) => h.country === country && h.deliveryModes.includes(deliveryMode));
   }
 
   agents(search: AgentSearch): Page<Agent> {
@@ -304,7 +371,12 @@ export class SearchIndex {
       return pageOf(agents, total, search.pageNumber, search.pageSize);
     }
     const { total, rows } = this.agentRows(search, offset);
-    return pageOf(rows.map((row) => this.agentRecord(row)), total, search.pageNumber, search.pageSize);
+    return pageOf(
+      rows.map((row) => this.agentRecord(row)),
+      total,
+      search.pageNumber,
+      search.pageSize,
+    );
   }
 
   /**
@@ -348,7 +420,10 @@ export class SearchIndex {
           const list = byState.rows;
           const from = lowerBound(list, byState.offsets[state], byState.offsets[state + 1], start);
           const to = lowerBound(list, from, byState.offsets[state + 1], end);
-          page = { total: to - from, rows: Array.from(list.subarray(from + skip, Math.min(to, from + skip + Math.max(0, wanted)))) };
+          page = {
+            total: to - from,
+            rows: Array.from(list.subarray(from + skip, Math.min(to, from + skip + Math.max(0, wanted)))),
+          };
         }
       } else {
         // Its rows whose name matches: from the matched names inside its span of name ids, its state's rows,
@@ -422,10 +497,18 @@ export class SearchIndex {
       if (parts.bankName) bankNamed = namedBanks(parts.bankName);
       if (parts.branchName) {
         const ids = this.text.branchName.matching(parts.branchName);
-        texts.push({ column: this.data.branches.branchName, set: this.sets.branchName.reset(ids), postings: this.data.postings.branchName, ids });
+        texts.push({
+          column: this.data.branches.branchName,
+          set: this.sets.branchName.reset(ids),
+          postings: this.data.postings.branchName,
+          ids,
+        });
       }
     } else if (search.search) {
-      either = { banks: namedBanks(search.search), names: this.sets.branchName.reset(this.text.branchName.matching(search.search)) };
+      either = {
+        banks: namedBanks(search.search),
+        names: this.sets.branchName.reset(this.text.branchName.matching(search.search)),
+      };
     }
     let total = 0;
     const agents: Agent[] = [];
@@ -479,7 +562,10 @@ export class SearchIndex {
       agentRecord: (row) => this.agentRecord(row),
       routedRows: (code) => this.rowsWithCode('routing', code),
       matchingPlaces: (column, country, term) =>
-        this.matchingAny(this.text[column], placeNameVariants(country, term).map((t) => t.toLowerCase())),
+        this.matchingAny(
+          this.text[column],
+          placeNameVariants(country, term).map((t) => t.toLowerCase()),
+        ),
       bankStateCounts: () => (this.bankStates ??= this.countBankStates()),
     };
   }
@@ -490,7 +576,8 @@ export class SearchIndex {
     const width = this.tables.state.size + 1;
     const counts = new Int32Array(this.data.banks.length * width);
     const { bank, state } = this.data.branches;
-    for (let row = 0; row < this.data.branches.count; row++) counts[bank[row] * width + (state[row] < 0 ? width - 1 : state[row])]++;
+    for (let row = 0; row < this.data.branches.count; row++)
+      counts[bank[row] * width + (state[row] < 0 ? width - 1 : state[row])]++;
     return counts;
   }
 }
@@ -586,7 +673,12 @@ class BranchTest implements RowTest {
     if (this.column3 !== null && this.stamps3[this.column3[row]] !== this.generation3) return false;
     if (this.state >= 0 && this.stateOf[row] !== this.state) return false;
     if (this.codeBanks !== null && this.codeBanks[bank] !== 1 && !this.routed.includes(row)) return false;
-    if (this.eitherBanks !== null && this.eitherBanks[bank] !== 1 && this.eitherNames[this.nameOf[row]] !== this.eitherGeneration) return false;
+    if (
+      this.eitherBanks !== null &&
+      this.eitherBanks[bank] !== 1 &&
+      this.eitherNames[this.nameOf[row]] !== this.eitherGeneration
+    )
+      return false;
     return true;
   }
 }
@@ -656,7 +748,12 @@ function firstMatches(ranges: [number, number][], test: RowTest, offset: number,
 }
 
 /** Every row of the ranges matches: the total is their size, and the page is found by position. */
-function pageOfRanges(ranges: [number, number][], total: number, offset: number, limit: number): { total: number; rows: number[] } {
+function pageOfRanges(
+  ranges: [number, number][],
+  total: number,
+  offset: number,
+  limit: number,
+): { total: number; rows: number[] } {
   const rows: number[] = [];
   let skipped = 0;
   for (const [start, end] of ranges) {

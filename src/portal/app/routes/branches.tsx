@@ -19,8 +19,13 @@ export function Component() {
   const { receivingCountry, deliveryMode, select } = useReceivingSelection();
   const isAccountTransfer = Number(deliveryMode) === ACCOUNT_TRANSFER_TO_OTHER_BANK;
   const countries = useReceivingCountries();
-  const headOffices = usePayoutNetworks({ receivingCountry, deliveryMode: ACCOUNT_TRANSFER_CODE }, Boolean(receivingCountry) && isAccountTransfer);
-  const offersAccountTransfer = countries.data?.data.find((c) => c.code === receivingCountry)?.deliveryModes.includes(ACCOUNT_TRANSFER_CODE);
+  const headOffices = usePayoutNetworks(
+    { receivingCountry, deliveryMode: ACCOUNT_TRANSFER_CODE },
+    Boolean(receivingCountry) && isAccountTransfer,
+  );
+  const offersAccountTransfer = countries.data?.data
+    .find((c) => c.code === receivingCountry)
+    ?.deliveryModes.includes(ACCOUNT_TRANSFER_CODE);
 
   let content;
   if (!receivingCountry || !deliveryMode) content = <ChooseSelection />;
@@ -42,14 +47,18 @@ export function Component() {
       </Alert>
     );
   else if (headOffices.isPending) content = <LinearProgress aria-label={t('branches.loadingHeadOffices')} />;
-  else if (headOffices.error) content = <ProblemAlert error={headOffices.error} onRetry={() => void headOffices.refetch()} />;
+  else if (headOffices.error)
+    content = <ProblemAlert error={headOffices.error} onRetry={() => void headOffices.refetch()} />;
   else
     content = (
       <BranchFinder
         key={receivingCountry}
         receivingCountry={receivingCountry}
         deliveryMode={deliveryMode}
-        headOffices={(headOffices.data?.data ?? []).map((n) => ({ code: n.receivingAgentHeadOfficeCode, name: n.headOfficeName }))}
+        headOffices={(headOffices.data?.data ?? []).map((n) => ({
+          code: n.receivingAgentHeadOfficeCode,
+          name: n.headOfficeName,
+        }))}
       />
     );
 

@@ -8,7 +8,11 @@ export function Component() {
   const { receivingCountry, deliveryMode } = useReceivingSelection();
   return (
     <Screen title={t('payoutNetworks.title')} purpose={t('payoutNetworks.purpose')}>
-      {receivingCountry && deliveryMode ? <PayoutNetworksTable receivingCountry={receivingCountry} deliveryMode={deliveryMode} /> : <ChooseSelection />}
+      {receivingCountry && deliveryMode ? (
+        <PayoutNetworksTable receivingCountry={receivingCountry} deliveryMode={deliveryMode} />
+      ) : (
+        <ChooseSelection />
+      )}
     </Screen>
   );
 }

@@ -28,4 +28,3 @@ export function toCsv<T>(rows: T[], columns: CsvColumn<T>[], withHeader = true):
   const records = rows.map((row) => columns.map((column) => cell(column, row)));
   return stringify(withHeader ? [columns.map((c) => toCsvCell(c.header)), ...records] : records);
 }
-

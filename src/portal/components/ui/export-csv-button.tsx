@@ -18,7 +18,12 @@ export const MAX_EXPORT_ROWS = 10_000;
 const BOM = '\uFEFF';
 
 /** A file name that says what the file holds: the screen, every filter, and how many rows of how many. */
-export function exportFileName(screen: string, filters: Record<string, string | undefined>, rows: number, total: number): string {
+export function exportFileName(
+  screen: string,
+  filters: Record<string, string | undefined>,
+  rows: number,
+  total: number,
+): string {
   const parts = [screen, ...Object.entries(filters).flatMap(([name, value]) => (value ? [`${name}-${value}`] : []))];
   parts.push(rows < total ? `first-${rows}-of-${total}` : `all-${total}`);
   return `${parts.join('_').replace(/[^\p{L}\p{N}._-]+/gu, '-')}.csv`;
@@ -43,7 +48,17 @@ function download(parts: string[], fileName: string) {
 }
 
 /** Exports every row that matches (not only the page on screen), up to MAX_EXPORT_ROWS, as a CSV download. */
-export function ExportCsvButton<T>({ source, columns, screen, filters }: { source: ExportSource<T>; columns: CsvColumn<T>[]; screen: string; filters: Record<string, string | undefined> }) {
+export function ExportCsvButton<T>({
+  source,
+  columns,
+  screen,
+  filters,
+}: {
+  source: ExportSource<T>;
+  columns: CsvColumn<T>[];
+  screen: string;
+  filters: Record<string, string | undefined>;
+}) {
   const { t } = useTranslation();
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -85,7 +100,13 @@ export function ExportCsvButton<T>({ source, columns, screen, filters }: { sourc
               ? t('export.limited', { limit: formatNumber(MAX_EXPORT_ROWS), total: formatNumber(source.total) })
               : t('export.all', { count: source.total, formatted: formatNumber(source.total) })}
         </Typography>
-        <Button size="small" variant="outlined" startIcon={<DownloadIcon />} onClick={() => void run()} disabled={source.total === 0 || progress !== null}>
+        <Button
+          size="small"
+          variant="outlined"
+          startIcon={<DownloadIcon />}
+          onClick={() => void run()}
+          disabled={source.total === 0 || progress !== null}
+        >
           {t('export.button')}
         </Button>
       </Stack>

@@ -55,7 +55,10 @@ export function QueryStatus({
     );
   return (
     <div aria-busy={isFetching || stale}>
-      <LinearProgress aria-label={t('results.updating')} sx={{ visibility: isFetching || stale ? 'visible' : 'hidden' }} />
+      <LinearProgress
+        aria-label={t('results.updating')}
+        sx={{ visibility: isFetching || stale ? 'visible' : 'hidden' }}
+      />
       {stale && (
         <Alert severity="info" role="status" data-testid="results-stale" sx={{ my: 1 }}>
           {t('results.previous')}

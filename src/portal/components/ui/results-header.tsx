@@ -8,7 +8,13 @@ import { ExportCsvButton, type CsvColumn, type ExportSource } from './export-csv
 export type CountedNoun = 'results.agents' | 'results.branches' | 'results.payoutNetworks';
 
 /** Above every result list: the count, announced to screen readers, and the CSV export of every matching row. */
-export function ResultsHeader<T>({ noun, source, columns, screen, filters }: {
+export function ResultsHeader<T>({
+  noun,
+  source,
+  columns,
+  screen,
+  filters,
+}: {
   noun: CountedNoun;
   source: ExportSource<T>;
   columns: CsvColumn<T>[];

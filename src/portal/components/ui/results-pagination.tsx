@@ -18,14 +18,23 @@ export function ResultsPagination({
 }) {
   const { t } = useTranslation();
   const isPhone = useIsPhone();
-  const pageLabels = { first: t('results.firstPage'), last: t('results.lastPage'), next: t('results.nextPage'), previous: t('results.previousPage') };
+  const pageLabels = {
+    first: t('results.firstPage'),
+    last: t('results.lastPage'),
+    next: t('results.nextPage'),
+    previous: t('results.previousPage'),
+  };
   return (
     <TablePagination
       component="div"
       count={pagination.totalItems}
       page={Math.max(0, Math.min(pagination.pageNumber - 1, Math.max(0, pagination.totalPages - 1)))}
       rowsPerPage={pagination.pageSize}
-      rowsPerPageOptions={PAGE_SIZES.includes(pagination.pageSize) ? PAGE_SIZES : [...PAGE_SIZES, pagination.pageSize].sort((a, b) => a - b)}
+      rowsPerPageOptions={
+        PAGE_SIZES.includes(pagination.pageSize)
+          ? PAGE_SIZES
+          : [...PAGE_SIZES, pagination.pageSize].sort((a, b) => a - b)
+      }
       onPageChange={(_, page) => onChange({ pageNumber: page + 1 })}
       onRowsPerPageChange={(event) => onChange({ pageSize: Number(event.target.value), pageNumber: 1 })}
       labelRowsPerPage={t('results.perPage')}
@@ -38,13 +47,26 @@ export function ResultsPagination({
       showFirstButton
       showLastButton
       // On a phone the toolbar wraps instead of pushing the last-page button off the screen.
-      sx={isPhone ? { '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', px: 0 }, '& .MuiTablePagination-actions': { ml: 0 } } : undefined}
+      sx={
+        isPhone
+          ? {
+              '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', px: 0 },
+              '& .MuiTablePagination-actions': { ml: 0 },
+            }
+          : undefined
+      }
     />
   );
 }
 
 /** A page number past the last page: says so, and offers the way back (issue #14). */
-export function PastLastPage({ pagination, onChange }: { pagination: Pagination; onChange: (change: { pageNumber: number }) => void }) {
+export function PastLastPage({
+  pagination,
+  onChange,
+}: {
+  pagination: Pagination;
+  onChange: (change: { pageNumber: number }) => void;
+}) {
   const { t } = useTranslation();
   return (
     <Alert
@@ -69,4 +91,5 @@ export function PastLastPage({ pagination, onChange }: { pagination: Pagination;
 }
 
 /** True when the answer is empty only because the page number is past the last page. */
-export const isPastLastPage = (pagination: Pagination | undefined) => Boolean(pagination && pagination.totalItems > 0 && pagination.pageNumber > pagination.totalPages);
+export const isPastLastPage = (pagination: Pagination | undefined) =>
+  Boolean(pagination && pagination.totalItems > 0 && pagination.pageNumber > pagination.totalPages);

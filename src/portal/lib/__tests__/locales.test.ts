@@ -11,7 +11,9 @@ const read = (file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8'))
 const flatten = (messages: Record<string, unknown>, prefix = ''): Record<string, string> =>
   Object.fromEntries(
     Object.entries(messages).flatMap(([key, value]) =>
-      typeof value === 'string' ? [[`${prefix}${key}`, value]] : Object.entries(flatten(value as Record<string, unknown>, `${prefix}${key}.`)),
+      typeof value === 'string'
+        ? [[`${prefix}${key}`, value]]
+        : Object.entries(flatten(value as Record<string, unknown>, `${prefix}${key}.`)),
     ),
   );
 const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)/g)].map((m) => m[1]).sort();
@@ -25,21 +27,27 @@ describe('the interface languages', () => {
     expect(LANGUAGES).toContainEqual({ code: 'es', name: 'Español' });
   });
 
-  it.each(files.filter((f) => f !== 'en.json'))('%s has every English message, with the same placeholders and tags', (file) => {
-    const messages = flatten(read(file));
-    expect(Object.keys(messages).sort()).toEqual(Object.keys(english).sort());
-    for (const [key, text] of Object.entries(english)) {
-      expect({ key, placeholders: placeholders(messages[key]) }).toEqual({ key, placeholders: placeholders(text) });
-      expect({ key, tags: tags(messages[key]) }).toEqual({ key, tags: tags(text) });
-      // Translated, not copied (a code-only message such as "{{from}}–{{to}} of {{count}}" may be close).
-      if (/[a-z]{4,}/i.test(text.replace(/\{\{\w+\}\}/g, '')) && !['language.name'].includes(key)) expect({ key, text: messages[key] }).not.toEqual({ key, text });
-    }
-  });
+  it.each(files.filter((f) => f !== 'en.json'))(
+    '%s has every English message, with the same placeholders and tags',
+    (file) => {
+      const messages = flatten(read(file));
+      expect(Object.keys(messages).sort()).toEqual(Object.keys(english).sort());
+      for (const [key, text] of Object.entries(english)) {
+        expect({ key, placeholders: placeholders(messages[key]) }).toEqual({ key, placeholders: placeholders(text) });
+        expect({ key, tags: tags(messages[key]) }).toEqual({ key, tags: tags(text) });
+        // Translated, not copied (a code-only message such as "{{from}}–{{to}} of {{count}}" may be close).
+        if (/[a-z]{4,}/i.test(text.replace(/\{\{\w+\}\}/g, '')) && !['language.name'].includes(key))
+          expect({ key, text: messages[key] }).not.toEqual({ key, text });
+      }
+    },
+  );
 
   it('numbers and plurals follow the language', async () => {
     await i18n.changeLanguage('es');
     expect(i18n.t('results.branches', { count: 1, formatted: '1' })).toBe('1 sucursal');
-    expect(i18n.t('results.branches', { count: 23456, formatted: new Intl.NumberFormat('es').format(23456) })).toBe('23.456 sucursales');
+    expect(i18n.t('results.branches', { count: 23456, formatted: new Intl.NumberFormat('es').format(23456) })).toBe(
+      '23.456 sucursales',
+    );
     await i18n.changeLanguage('en');
     expect(i18n.t('results.branches', { count: 1, formatted: '1' })).toBe('1 branch');
   });

@@ -20,15 +20,20 @@ export const GZIP_LEVEL = 4;
  * content-encoding already set), so this plugin leaves them alone. Buffer payloads (the search answers'
  * ready-made JSON bytes) are compressed like strings.
  */
-export default fp(async function compression(app: FastifyInstance) {
-  await app.register(compress, {
-    threshold: COMPRESS_THRESHOLD_BYTES,
-    // deflate is left out: browsers disagree on whether it means zlib or raw deflate.
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } },
-    zlibOptions: { level: GZIP_LEVEL },
-    // The API takes no request bodies; decoding them would only turn a stray Content-Encoding header on a
-    // GET into an error.
-    globalDecompression: false,
-  });
-}, { name: 'compression' });
+export default fp(
+  async function compression(app: FastifyInstance) {
+    await app.register(compress, {
+      threshold: COMPRESS_THRESHOLD_BYTES,
+      // deflate is left out: browsers disagree on whether it means zlib or raw deflate.
+      encodings: ['br', 'gzip'],
+      brotliOptions: {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+      },
+      zlibOptions: { level: GZIP_LEVEL },
+      // The API takes no request bodies; decoding them would only turn a stray Content-Encoding header on a
+      // GET into an error.
+      globalDecompression: false,
+    });
+  },
+  { name: 'compression' },
+);

@@ -57,7 +57,15 @@ function bankAndBranch(search: string): { bankName?: string; branchLocation?: st
 }
 
 /** Get Agent List (spec §4.1): state filter, case-sensitive search, paged results. */
-export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }: { receivingCountry: string; deliveryMode: string; branchFinderHref: string }) {
+export function AgentSearch({
+  receivingCountry,
+  deliveryMode,
+  branchFinderHref,
+}: {
+  receivingCountry: string;
+  deliveryMode: string;
+  branchFinderHref: string;
+}) {
   const { t } = useTranslation();
   const { values, update } = useScreenParams(FILTERS);
   const queryClient = useQueryClient();
@@ -67,7 +75,14 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
     urlValues: { state: values.state, search: values.search },
     onCommit: (filters) => {
       // The request leaves now, not after the screen has rendered the new URL (~200 ms later on a busy PC).
-      void queryClient.prefetchQuery(agentsQueryOptions({ ...others, receivingCountry, deliveryMode, ...presentValues({ ...values, ...filters, pageNumber: '' }) }));
+      void queryClient.prefetchQuery(
+        agentsQueryOptions({
+          ...others,
+          receivingCountry,
+          deliveryMode,
+          ...presentValues({ ...values, ...filters, pageNumber: '' }),
+        }),
+      );
       update(filters, { flushSync: true });
     },
   });
@@ -83,7 +98,15 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
   const pagination = agents.data?.pagination;
 
   const columns: ResultColumn<Agent>[] = [
-    { header: t('columns.agentCode'), cell: (agent) => <CopyableCode value={agent.agentCode} label={isAccountTransfer ? t('codes.routingNumber') : t('codes.agentCode')} /> },
+    {
+      header: t('columns.agentCode'),
+      cell: (agent) => (
+        <CopyableCode
+          value={agent.agentCode}
+          label={isAccountTransfer ? t('codes.routingNumber') : t('codes.agentCode')}
+        />
+      ),
+    },
     { header: t('columns.agent'), cell: (agent) => agent.agentName },
     ...(isAccountTransfer
       ? [
@@ -111,7 +134,10 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
               <br />
               <Link
                 component={RouterLink}
-                to={finderLink(branchFinderHref, { receivingAgentHeadOfficeCode: agent.receivingAgentHeadOfficeCode, bankCode: agent.routingNumber ?? agent.agentCode })}
+                to={finderLink(branchFinderHref, {
+                  receivingAgentHeadOfficeCode: agent.receivingAgentHeadOfficeCode,
+                  bankCode: agent.routingNumber ?? agent.agentCode,
+                })}
               >
                 {t('agents.thisBranch')}
               </Link>
@@ -137,7 +163,12 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
 
   // Each empty answer names its actual cause.
   const emptyMessage = () => {
-    const where = { state: values.state ? stateName(values.state) : '', mode: deliveryMode, country: receivingCountry, search: values.search };
+    const where = {
+      state: values.state ? stateName(values.state) : '',
+      mode: deliveryMode,
+      country: receivingCountry,
+      search: values.search,
+    };
     if (!values.search) return values.state ? t('agents.emptyNoneInState', where) : t('agents.emptyNone', where);
     const caseHint = /\p{L}/u.test(values.search) ? t('agents.caseHint') : '';
     return `${values.state ? t('agents.emptySearchInState', where) : t('agents.emptySearch', where)}${caseHint}${values.state ? t('agents.orAllStates') : ''}`;
@@ -164,7 +195,15 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
           <code> {t('agents.pointerPattern')}</code>.
         </Alert>
       )}
-      <Stack component="form" role="search" aria-label={t('agents.form')} direction={{ xs: 'column', md: 'row' }} spacing={2} onSubmit={commit} noValidate>
+      <Stack
+        component="form"
+        role="search"
+        aria-label={t('agents.form')}
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={2}
+        onSubmit={commit}
+        noValidate
+      >
         <Controller
           name="state"
           control={form.control}
@@ -180,7 +219,13 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
               label={t('agents.state')}
               sx={{ minWidth: 220 }}
               error={Boolean(errors.state || states.error)}
-              helperText={errors.state ? translateRule(errors.state.message) : states.error ? t('agents.statesFailed', { message: states.error.message }) : t('agents.statesHint')}
+              helperText={
+                errors.state
+                  ? translateRule(errors.state.message)
+                  : states.error
+                    ? t('agents.statesFailed', { message: states.error.message })
+                    : t('agents.statesHint')
+              }
             >
               <MenuItem value="">{t('agents.allStates')}</MenuItem>
               {(states.data?.data ?? []).map((state) => (
@@ -189,7 +234,9 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
                 </MenuItem>
               ))}
               {/* A state from a shared link that is not in the list still shows, so the API can say why. */}
-              {values.state && !(states.data?.data ?? []).some((s) => s.code === values.state) && <MenuItem value={values.state}>{values.state}</MenuItem>}
+              {values.state && !(states.data?.data ?? []).some((s) => s.code === values.state) && (
+                <MenuItem value={values.state}>{values.state}</MenuItem>
+              )}
             </TextField>
           )}
         />
@@ -199,7 +246,13 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
           label={t('agents.search')}
           sx={{ flex: 1 }}
           error={Boolean(errors.search)}
-          helperText={errors.search ? t('agents.searchError', { message: translateRule(errors.search.message) }) : isAccountTransfer ? t('agents.searchHintMode04') : t('agents.searchHint')}
+          helperText={
+            errors.search
+              ? t('agents.searchError', { message: translateRule(errors.search.message) })
+              : isAccountTransfer
+                ? t('agents.searchHintMode04')
+                : t('agents.searchHint')
+          }
         />
         {/* Enter in the search field submits at once instead of waiting for the typing pause. */}
         <button type="submit" hidden />
@@ -209,7 +262,9 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
         isFetching={agents.isFetching}
         error={agents.error}
         isEmpty={agents.data?.data.length === 0}
-        empty={isPastLastPage(pagination) ? <PastLastPage pagination={pagination!} onChange={update} /> : emptyMessage()}
+        empty={
+          isPastLastPage(pagination) ? <PastLastPage pagination={pagination!} onChange={update} /> : emptyMessage()
+        }
         onRetry={() => void agents.refetch()}
         stale={!inSync || agents.isPlaceholderData}
         invalid={hasErrors}
@@ -218,12 +273,22 @@ export function AgentSearch({ receivingCountry, deliveryMode, branchFinderHref }
           <>
             <ResultsHeader
               noun="results.agents"
-              source={{ total: agents.data.pagination.totalItems, rows: agents.data.data, fetchPage: (pageNumber, pageSize) => getAgents({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }) }}
+              source={{
+                total: agents.data.pagination.totalItems,
+                rows: agents.data.data,
+                fetchPage: (pageNumber, pageSize) =>
+                  getAgents({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }),
+              }}
               columns={csvColumns(t)}
               screen="agents"
               filters={{ receivingCountry, deliveryMode, state: values.state, search: values.search }}
             />
-            <ResultsView label={t('agents.list')} rows={agents.data.data} columns={columns} rowKey={(agent) => `${agent.receivingAgentHeadOfficeCode}:${agent.agentCode}`} />
+            <ResultsView
+              label={t('agents.list')}
+              rows={agents.data.data}
+              columns={columns}
+              rowKey={(agent) => `${agent.receivingAgentHeadOfficeCode}:${agent.agentCode}`}
+            />
             <ResultsPagination pagination={agents.data.pagination} onChange={(change) => update(change)} />
           </>
         )}

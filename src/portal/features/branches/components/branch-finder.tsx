@@ -9,7 +9,13 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { DISTRICT_COUNTRY, bankCodeProblem, branchesQuery, withPlaceAliases, type BankBranch } from '../../../../contract';
+import {
+  DISTRICT_COUNTRY,
+  bankCodeProblem,
+  branchesQuery,
+  withPlaceAliases,
+  type BankBranch,
+} from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
 import { ResultsHeader } from '../../../components/ui/results-header';
@@ -29,11 +35,30 @@ export interface HeadOffice {
 }
 
 // state and city are the browse facets' (GET /v1/banks/browse, an extension); the spec's operation never gets them.
-const FILTERS = ['receivingAgentHeadOfficeCode', 'bankName', 'bankCode', 'branchLocation', 'address', 'district', 'state', 'city', 'pageNumber', 'pageSize'] as const;
-const FIELDS = { receivingAgentHeadOfficeCode: true, bankName: true, bankCode: true, branchLocation: true, address: true } as const;
+const FILTERS = [
+  'receivingAgentHeadOfficeCode',
+  'bankName',
+  'bankCode',
+  'branchLocation',
+  'address',
+  'district',
+  'state',
+  'city',
+  'pageNumber',
+  'pageSize',
+] as const;
+const FIELDS = {
+  receivingAgentHeadOfficeCode: true,
+  bankName: true,
+  bankCode: true,
+  branchLocation: true,
+  address: true,
+} as const;
 // District is a filter of Bangladesh only (spec §4.3); elsewhere the field does not exist.
 const schemaFor = (receivingCountry: string) =>
-  receivingCountry === DISTRICT_COUNTRY ? branchesQuery.pick({ ...FIELDS, district: true }) : branchesQuery.pick(FIELDS);
+  receivingCountry === DISTRICT_COUNTRY
+    ? branchesQuery.pick({ ...FIELDS, district: true })
+    : branchesQuery.pick(FIELDS);
 
 const TEXT_FIELDS = [
   { name: 'bankName', label: 'branches.bankName', hint: 'branches.bankNameHint', phone: true },
@@ -64,7 +89,15 @@ const csvColumns = (t: TFunction): CsvColumn<BankBranch>[] => [
 ];
 
 /** Get Bank Branches (spec §4.3) for delivery mode 04: head office, bank and address filters, paged. */
-export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { receivingCountry: string; deliveryMode: string; headOffices: HeadOffice[] }) {
+export function BranchFinder({
+  receivingCountry,
+  deliveryMode,
+  headOffices,
+}: {
+  receivingCountry: string;
+  deliveryMode: string;
+  headOffices: HeadOffice[];
+}) {
   const { t } = useTranslation();
   const { values, update } = useScreenParams(FILTERS);
   const queryClient = useQueryClient();
@@ -83,11 +116,24 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
     },
     onCommit: (filters) => {
       // Another head office or bank code starts the browsing (state, city) afresh: they belonged to the old bank.
-      const rebrowse = filters.receivingAgentHeadOfficeCode !== values.receivingAgentHeadOfficeCode || filters.bankCode !== values.bankCode;
+      const rebrowse =
+        filters.receivingAgentHeadOfficeCode !== values.receivingAgentHeadOfficeCode ||
+        filters.bankCode !== values.bankCode;
       const browsing = rebrowse ? { state: '', city: '' } : { state: values.state, city: values.city };
       // The request leaves now, not after the screen has rendered the new URL (~200 ms later on a busy PC).
-      const next = { ...others, receivingCountry, deliveryMode, ...presentValues({ ...values, ...filters, ...browsing, pageNumber: '' }) };
-      if (next.receivingAgentHeadOfficeCode && !next.state && !next.city) void queryClient.prefetchQuery(branchesQueryOptions({ ...withoutBrowsing(next), receivingAgentHeadOfficeCode: next.receivingAgentHeadOfficeCode }));
+      const next = {
+        ...others,
+        receivingCountry,
+        deliveryMode,
+        ...presentValues({ ...values, ...filters, ...browsing, pageNumber: '' }),
+      };
+      if (next.receivingAgentHeadOfficeCode && !next.state && !next.city)
+        void queryClient.prefetchQuery(
+          branchesQueryOptions({
+            ...withoutBrowsing(next),
+            receivingAgentHeadOfficeCode: next.receivingAgentHeadOfficeCode,
+          }),
+        );
       update({ ...filters, ...(rebrowse ? browsing : {}) }, { flushSync: true });
     },
   });
@@ -97,7 +143,13 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
     if (!headOffice && headOffices[0]) update({ receivingAgentHeadOfficeCode: headOffices[0].code }, { replace: true });
   }, [headOffice, headOffices, update]);
 
-  const params = { ...others, receivingCountry, deliveryMode, ...presentValues(withoutBrowsing(values)), receivingAgentHeadOfficeCode: headOffice };
+  const params = {
+    ...others,
+    receivingCountry,
+    deliveryMode,
+    ...presentValues(withoutBrowsing(values)),
+    receivingAgentHeadOfficeCode: headOffice,
+  };
   // Browsing to a state or city: the table is the browse answer's page; otherwise the spec's Get Bank Branches,
   // with the facets asked for alongside (one row of page, only their counts are used).
   const narrowed = Boolean(values.state || values.city);
@@ -113,7 +165,14 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
   const isEmpty = !headOffice || branches.data?.data.length === 0;
   const codeProblem = values.bankCode ? bankCodeProblem(receivingCountry, values.bankCode) : undefined;
   // An empty answer to a well-formed code: ask the other head offices whether they pay into it.
-  const askOthers = Boolean(isEmpty && chosenOffice && values.bankCode && !codeProblem && !branches.isPlaceholderData && !isPastLastPage(pagination));
+  const askOthers = Boolean(
+    isEmpty &&
+    chosenOffice &&
+    values.bankCode &&
+    !codeProblem &&
+    !branches.isPlaceholderData &&
+    !isPastLastPage(pagination),
+  );
   const payingOffices = useHeadOfficesPayingInto(
     { receivingCountry, deliveryMode, bankCode: values.bankCode },
     headOffices.filter((o) => o.code !== headOffice).map((o) => o.code),
@@ -122,7 +181,9 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
 
   // On a phone the less used fields fold away, so the results start near the top; any of them in use stays open.
   const [moreOpen, setMoreOpen] = useState(false);
-  const foldedInUse = Boolean(values.branchLocation || values.address || values.district || values.state || values.city);
+  const foldedInUse = Boolean(
+    values.branchLocation || values.address || values.district || values.state || values.city,
+  );
   const showFolded = !isPhone || moreOpen || foldedInUse;
 
   const columns: ResultColumn<BankBranch>[] = [
@@ -136,7 +197,10 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
         </>
       ),
     },
-    { header: t('columns.routingNumber'), cell: (branch) => <CopyableCode value={branch.routingNumber} label={t('codes.routingNumber')} /> },
+    {
+      header: t('columns.routingNumber'),
+      cell: (branch) => <CopyableCode value={branch.routingNumber} label={t('codes.routingNumber')} />,
+    },
     { header: t('columns.branch'), cell: (branch) => branch.branchName },
     { header: t('columns.branchLocation'), cell: (branch) => branch.branchLocation },
     { header: t('columns.address'), cell: (branch) => branch.address },
@@ -156,7 +220,8 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
       .map((name) =>
         t('branches.filterValue', {
           filter: t(`branches.filter.${name}`),
-          value: name === 'district' || name === 'address' ? withPlaceAliases(receivingCountry, values[name]) : values[name],
+          value:
+            name === 'district' || name === 'address' ? withPlaceAliases(receivingCountry, values[name]) : values[name],
         }),
       )
       .join(', ');
@@ -164,14 +229,19 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
     if (values.bankCode) {
       if (payingOffices.isPending) return t('branches.checkingOthers', about);
       const paying = headOffices.filter((o) => payingOffices.codes.includes(o.code));
-      if (paying.length === 0) return filters ? t('branches.noBranchWithCodeAnd', about) : t('branches.noBranchWithCode', about);
+      if (paying.length === 0)
+        return filters ? t('branches.noBranchWithCodeAnd', about) : t('branches.noBranchWithCode', about);
       return (
         <Alert severity="info" role="status" data-testid="results-empty">
           {filters ? t('branches.otherOfficesWith', about) : t('branches.otherOffices', about)}
           {paying.map((o, i) => (
             <span key={o.code}>
               {i > 0 && ', '}
-              <Button size="small" onClick={() => update({ receivingAgentHeadOfficeCode: o.code })} sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline' }}>
+              <Button
+                size="small"
+                onClick={() => update({ receivingAgentHeadOfficeCode: o.code })}
+                sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline' }}
+              >
                 {o.name} ({o.code})
               </Button>
             </span>
@@ -207,25 +277,38 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
               size="small"
               label={t('branches.headOffice')}
               error={Boolean(errors.receivingAgentHeadOfficeCode)}
-              helperText={errors.receivingAgentHeadOfficeCode ? translateRule(errors.receivingAgentHeadOfficeCode.message) : t('branches.headOfficeHint')}
+              helperText={
+                errors.receivingAgentHeadOfficeCode
+                  ? translateRule(errors.receivingAgentHeadOfficeCode.message)
+                  : t('branches.headOfficeHint')
+              }
             >
               {headOffices.map((office) => (
                 <MenuItem key={office.code} value={office.code}>
                   {office.name} ({office.code})
                 </MenuItem>
               ))}
-              {headOffice && !headOffices.some((o) => o.code === headOffice) && <MenuItem value={headOffice}>{headOffice}</MenuItem>}
+              {headOffice && !headOffices.some((o) => o.code === headOffice) && (
+                <MenuItem value={headOffice}>{headOffice}</MenuItem>
+              )}
             </TextField>
           )}
         />
         {TEXT_FIELDS.filter((f) => f.phone || showFolded).map(({ name, label, hint }) => (
           <TextField
             key={name}
-            {...form.register(name, name === 'bankCode' ? { setValueAs: (value: string) => withoutSpaces(value ?? '') } : undefined)}
+            {...form.register(
+              name,
+              name === 'bankCode' ? { setValueAs: (value: string) => withoutSpaces(value ?? '') } : undefined,
+            )}
             size="small"
             label={t(label)}
             error={Boolean(errors[name])}
-            helperText={errors[name] ? t('branches.fieldError', { label: t(label), message: translateRule(errors[name]?.message) }) : t(hint)}
+            helperText={
+              errors[name]
+                ? t('branches.fieldError', { label: t(label), message: translateRule(errors[name]?.message) })
+                : t(hint)
+            }
           />
         ))}
         {isBangladesh && showFolded && (
@@ -234,12 +317,28 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
             size="small"
             label={t('branches.district')}
             error={Boolean(errors.district)}
-            helperText={errors.district ? t('branches.fieldError', { label: t('branches.district'), message: translateRule(errors.district.message) }) : t('branches.districtHint')}
+            helperText={
+              errors.district
+                ? t('branches.fieldError', {
+                    label: t('branches.district'),
+                    message: translateRule(errors.district.message),
+                  })
+                : t('branches.districtHint')
+            }
           />
         )}
         {isPhone && !foldedInUse && (
-          <Button size="small" onClick={() => setMoreOpen((open) => !open)} aria-expanded={showFolded} sx={{ justifySelf: 'start' }}>
-            {showFolded ? t('branches.fewerFilters') : isBangladesh ? t('branches.moreFiltersDistrict') : t('branches.moreFilters')}
+          <Button
+            size="small"
+            onClick={() => setMoreOpen((open) => !open)}
+            aria-expanded={showFolded}
+            sx={{ justifySelf: 'start' }}
+          >
+            {showFolded
+              ? t('branches.fewerFilters')
+              : isBangladesh
+                ? t('branches.moreFiltersDistrict')
+                : t('branches.moreFilters')}
           </Button>
         )}
         {/* Enter in a field submits at once instead of waiting for the typing pause. */}
@@ -279,9 +378,24 @@ export function BranchFinder({ receivingCountry, deliveryMode, headOffices }: { 
               }}
               columns={csvColumns(t)}
               screen="branches"
-              filters={{ receivingCountry, receivingAgentHeadOfficeCode: headOffice, bankName: values.bankName, bankCode: values.bankCode, branchLocation: values.branchLocation, address: values.address, district: values.district, state: values.state, city: values.city }}
+              filters={{
+                receivingCountry,
+                receivingAgentHeadOfficeCode: headOffice,
+                bankName: values.bankName,
+                bankCode: values.bankCode,
+                branchLocation: values.branchLocation,
+                address: values.address,
+                district: values.district,
+                state: values.state,
+                city: values.city,
+              }}
             />
-            <ResultsView label={t('branches.list')} rows={branches.data.data} columns={columns} rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`} />
+            <ResultsView
+              label={t('branches.list')}
+              rows={branches.data.data}
+              columns={columns}
+              rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`}
+            />
             <ResultsPagination pagination={branches.data.pagination} onChange={(change) => update(change)} />
           </>
         )}

@@ -17,7 +17,13 @@ export interface BrowseChoice {
   city: string;
 }
 
-export function BrowseFacets({ receivingCountry, facets, choice, onChoose, disabled }: {
+export function BrowseFacets({
+  receivingCountry,
+  facets,
+  choice,
+  onChoose,
+  disabled,
+}: {
   receivingCountry: string;
   facets: BrowseResponse['facets'] | undefined;
   choice: BrowseChoice;
@@ -35,7 +41,13 @@ export function BrowseFacets({ receivingCountry, facets, choice, onChoose, disab
   // A list not open yet says why in its helper text, which must stay readable (WCAG contrast) though the list is disabled.
   const helper = { formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } } };
   return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} role="group" aria-label={t('browse.group')} data-testid="browse-facets">
+    <Stack
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={2}
+      role="group"
+      aria-label={t('browse.group')}
+      data-testid="browse-facets"
+    >
       <TextField
         select
         size="small"
@@ -45,7 +57,11 @@ export function BrowseFacets({ receivingCountry, facets, choice, onChoose, disab
         disabled={disabled || banks.length === 0}
         sx={{ minWidth: 260, flex: 1 }}
         slotProps={helper}
-        helperText={bankListed || !choice.bankCode ? t('browse.banks', { count: banks.length, formatted: formatNumber(banks.length) }) : t('browse.typedCode', { code: choice.bankCode })}
+        helperText={
+          bankListed || !choice.bankCode
+            ? t('browse.banks', { count: banks.length, formatted: formatNumber(banks.length) })
+            : t('browse.typedCode', { code: choice.bankCode })
+        }
       >
         <MenuItem value={ALL}>{t('browse.allBanks')}</MenuItem>
         {banks.map((bank) => (
@@ -63,11 +79,15 @@ export function BrowseFacets({ receivingCountry, facets, choice, onChoose, disab
         disabled={disabled || !choice.bankCode || (states.length === 0 && !choice.state)}
         sx={{ minWidth: 200, flex: 1 }}
         slotProps={helper}
-        helperText={choice.bankCode ? t('browse.withBranches', { formatted: formatNumber(states.length) }) : t('browse.bankFirst')}
+        helperText={
+          choice.bankCode ? t('browse.withBranches', { formatted: formatNumber(states.length) }) : t('browse.bankFirst')
+        }
       >
         <MenuItem value={ALL}>{isBangladesh ? t('browse.allDivisions') : t('browse.allStates')}</MenuItem>
         {/* A state from a link or a hand-edited URL with no branches here still shows what narrows the table. */}
-        {choice.state && !states.some((s) => s.code === choice.state) && <MenuItem value={choice.state}>{`${choice.state}${count(0)}`}</MenuItem>}
+        {choice.state && !states.some((s) => s.code === choice.state) && (
+          <MenuItem value={choice.state}>{`${choice.state}${count(0)}`}</MenuItem>
+        )}
         {states.map((state) => (
           <MenuItem key={state.code} value={state.code} data-count={state.count}>
             {`${state.name}${count(state.count)}`}
@@ -83,10 +103,18 @@ export function BrowseFacets({ receivingCountry, facets, choice, onChoose, disab
         disabled={disabled || !choice.state || (cities.length === 0 && !choice.city)}
         sx={{ minWidth: 200, flex: 1 }}
         slotProps={helper}
-        helperText={choice.state ? t('browse.withBranches', { formatted: formatNumber(cities.length) }) : isBangladesh ? t('browse.divisionFirst') : t('browse.stateFirst')}
+        helperText={
+          choice.state
+            ? t('browse.withBranches', { formatted: formatNumber(cities.length) })
+            : isBangladesh
+              ? t('browse.divisionFirst')
+              : t('browse.stateFirst')
+        }
       >
         <MenuItem value={ALL}>{isBangladesh ? t('browse.allDistricts') : t('browse.allCities')}</MenuItem>
-        {choice.city && !cities.some((c) => c.name === choice.city) && <MenuItem value={choice.city}>{choice.city}</MenuItem>}
+        {choice.city && !cities.some((c) => c.name === choice.city) && (
+          <MenuItem value={choice.city}>{choice.city}</MenuItem>
+        )}
         {cities.map((city) => (
           <MenuItem key={city.name} value={city.name} data-count={city.count}>
             {`${city.name}${count(city.count)}`}

@@ -5,7 +5,13 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { BANK_CODE_FORMATS, type CodeFormat, type CodeLookupResponse, type CodeMatch, type PayingHeadOffice } from '../../../../contract';
+import {
+  BANK_CODE_FORMATS,
+  type CodeFormat,
+  type CodeLookupResponse,
+  type CodeMatch,
+  type PayingHeadOffice,
+} from '../../../../contract';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../lib/i18n';
@@ -13,7 +19,6 @@ import { agentSearchLink, branchFinderLink } from '../../../lib/links';
 
 // What a code names (GET /v1/codes/{code}): each match with its country and bank, and for a branch or a bank
 // the head offices that can pay into it for delivery mode 04, each a link to the branch finder filled in.
-
 
 const formatText = (format: CodeFormat, countryName: (code: string) => string) =>
   format.receivingCountry ? `${format.description} of ${countryName(format.receivingCountry)}` : format.description;
@@ -26,7 +31,12 @@ const ALL_FORMATS = Object.entries(BANK_CODE_FORMATS).flatMap(([country, f]) => 
 
 function HeadOffices({ match, offices }: { match: CodeMatch; offices: PayingHeadOffice[] }) {
   const { t } = useTranslation();
-  if (offices.length === 0) return <Typography variant="body2">{t('code.noHeadOffice', { country: match.receivingCountryName, bank: match.bankName })}</Typography>;
+  if (offices.length === 0)
+    return (
+      <Typography variant="body2">
+        {t('code.noHeadOffice', { country: match.receivingCountryName, bank: match.bankName })}
+      </Typography>
+    );
   return (
     <Box>
       <Typography variant="body2" component="h3" sx={{ fontWeight: 600 }}>
@@ -37,7 +47,12 @@ function HeadOffices({ match, offices }: { match: CodeMatch; offices: PayingHead
           <li key={office.receivingAgentHeadOfficeCode}>
             <Link
               component={RouterLink}
-              to={branchFinderLink({ receivingCountry: match.receivingCountry, receivingAgentHeadOfficeCode: office.receivingAgentHeadOfficeCode, bankCode: match.kind === 'branch' ? (match.branch?.routingNumber ?? undefined) : (match.bankCode ?? undefined) })}
+              to={branchFinderLink({
+                receivingCountry: match.receivingCountry,
+                receivingAgentHeadOfficeCode: office.receivingAgentHeadOfficeCode,
+                bankCode:
+                  match.kind === 'branch' ? (match.branch?.routingNumber ?? undefined) : (match.bankCode ?? undefined),
+              })}
             >
               {office.headOfficeName} ({office.receivingAgentHeadOfficeCode})
             </Link>
@@ -59,7 +74,13 @@ function Match({ match }: { match: CodeMatch }) {
   const { branch, agent } = match;
   const kind = t(`code.kind.${match.kind}`);
   return (
-    <Paper variant="outlined" component="article" aria-label={t('code.matchLabel', { kind, country: match.receivingCountryName })} sx={{ p: 2 }} data-testid="code-match">
+    <Paper
+      variant="outlined"
+      component="article"
+      aria-label={t('code.matchLabel', { kind, country: match.receivingCountryName })}
+      sx={{ p: 2 }}
+      data-testid="code-match"
+    >
       <Stack spacing={1}>
         <Typography component="h2" variant="h6">
           {kind} · {match.receivingCountryName} ({match.receivingCountry})
@@ -72,23 +93,43 @@ function Match({ match }: { match: CodeMatch }) {
         {branch && (
           <>
             <Typography>
-              {t('code.branch')} <strong>{branch.branchName}</strong> <CopyableCode value={branch.routingNumber} label={t('codes.routingNumber')} />
+              {t('code.branch')} <strong>{branch.branchName}</strong>{' '}
+              <CopyableCode value={branch.routingNumber} label={t('codes.routingNumber')} />
             </Typography>
-            <Typography variant="body2">{[branch.branchLocation, branch.address].filter(Boolean).join(' · ')}</Typography>
-            <Typography variant="body2">{[branch.city, branch.district, branch.stateName].filter(Boolean).join(', ')}</Typography>
+            <Typography variant="body2">
+              {[branch.branchLocation, branch.address].filter(Boolean).join(' · ')}
+            </Typography>
+            <Typography variant="body2">
+              {[branch.city, branch.district, branch.stateName].filter(Boolean).join(', ')}
+            </Typography>
           </>
         )}
         {match.kind === 'bank' && match.branchCount !== null && <BranchCount count={match.branchCount} />}
         {agent && (
           <>
             <Typography>
-              {t('code.agent')} <strong>{agent.agentName}</strong> <CopyableCode value={agent.agentCode} label={t('codes.agentCode')} />
+              {t('code.agent')} <strong>{agent.agentName}</strong>{' '}
+              <CopyableCode value={agent.agentCode} label={t('codes.agentCode')} />
             </Typography>
             <Typography variant="body2">
-              {t('code.agentHeadOffice', { office: `${agent.headOfficeName} (${agent.receivingAgentHeadOfficeCode})`, modes: agent.deliveryModes.join(', ') })}
+              {t('code.agentHeadOffice', {
+                office: `${agent.headOfficeName} (${agent.receivingAgentHeadOfficeCode})`,
+                modes: agent.deliveryModes.join(', '),
+              })}
             </Typography>
-            <Typography variant="body2">{[agent.addressLine1, agent.addressLine2, agent.city, agent.stateName, agent.phoneNumber].filter(Boolean).join(' · ')}</Typography>
-            <Link component={RouterLink} to={agentSearchLink({ receivingCountry: agent.receivingCountry, deliveryMode: agent.deliveryModes[0], search: agent.agentName })}>
+            <Typography variant="body2">
+              {[agent.addressLine1, agent.addressLine2, agent.city, agent.stateName, agent.phoneNumber]
+                .filter(Boolean)
+                .join(' · ')}
+            </Typography>
+            <Link
+              component={RouterLink}
+              to={agentSearchLink({
+                receivingCountry: agent.receivingCountry,
+                deliveryMode: agent.deliveryModes[0],
+                search: agent.agentName,
+              })}
+            >
               {t('code.openAgent', { agent: agent.agentName })}
             </Link>
           </>
@@ -99,22 +140,31 @@ function Match({ match }: { match: CodeMatch }) {
   );
 }
 
-export function CodeMatches({ answer, countryName }: { answer: CodeLookupResponse; countryName: (code: string) => string }) {
+export function CodeMatches({
+  answer,
+  countryName,
+}: {
+  answer: CodeLookupResponse;
+  countryName: (code: string) => string;
+}) {
   const { t } = useTranslation();
   const { code, data, formats, issuedIfsc } = answer;
   const tried = formats.map((f) => formatText(f, countryName));
   return (
     <Stack spacing={2}>
       <Typography role="status" data-testid="result-total">
-        {data.length === 0 ? t('code.none', { code }) : t('code.matches', { count: data.length, formatted: formatNumber(data.length), code })}
+        {data.length === 0
+          ? t('code.none', { code })
+          : t('code.matches', { count: data.length, formatted: formatNumber(data.length), code })}
       </Typography>
       {data.map((match, i) => (
         <Match key={`${match.kind}:${match.receivingCountry}:${i}`} match={match} />
       ))}
       {issuedIfsc && (
         <Alert severity="info" data-testid="issued-ifsc">
-          <strong>{issuedIfsc.ifsc}</strong> is a real IFSC of <strong>{issuedIfsc.bankName ?? issuedIfsc.bankCode}</strong> ({issuedIfsc.bankCode}), on the RBI&apos;s
-          list, but its branch is not in the served data set.{' '}
+          <strong>{issuedIfsc.ifsc}</strong> is a real IFSC of{' '}
+          <strong>{issuedIfsc.bankName ?? issuedIfsc.bankCode}</strong> ({issuedIfsc.bankCode}), on the RBI&apos;s list,
+          but its branch is not in the served data set.{' '}
           {issuedIfsc.headOffices.length
             ? `Head offices that pay into ${issuedIfsc.bankName ?? issuedIfsc.bankCode} for delivery mode 04: ${issuedIfsc.headOffices.map((h) => `${h.headOfficeName} (${h.receivingAgentHeadOfficeCode})`).join(', ')}.`
             : `No head office pays into ${issuedIfsc.bankName ?? issuedIfsc.bankCode} for delivery mode 04.`}

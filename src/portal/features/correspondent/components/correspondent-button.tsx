@@ -15,13 +15,22 @@ export function CorrespondentButton({ correspondentId }: { correspondentId: stri
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button color="inherit" startIcon={<BadgeIcon />} onClick={() => setOpen(true)} aria-label={t('correspondent.button', { id: correspondentId })}>
+      <Button
+        color="inherit"
+        startIcon={<BadgeIcon />}
+        onClick={() => setOpen(true)}
+        aria-label={t('correspondent.button', { id: correspondentId })}
+      >
         <span style={{ fontFamily: 'monospace' }}>{correspondentId}</span>
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="correspondent-dialog-title">
         <DialogTitle id="correspondent-dialog-title">{t('correspondent.dialogTitle')}</DialogTitle>
         <DialogContent sx={{ pt: '8px !important' }}>
-          <CorrespondentForm current={correspondentId} submitLabel={t('correspondent.save')} onSaved={() => setOpen(false)} />
+          <CorrespondentForm
+            current={correspondentId}
+            submitLabel={t('correspondent.save')}
+            onSaved={() => setOpen(false)}
+          />
         </DialogContent>
         <DialogActions>
           <Button

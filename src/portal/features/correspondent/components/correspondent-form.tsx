@@ -31,7 +31,15 @@ async function serviceRefusal(id: string): Promise<string | undefined> {
   }
 }
 
-export function CorrespondentForm({ current, onSaved, submitLabel }: { current?: string | null; onSaved?: () => void; submitLabel?: string }) {
+export function CorrespondentForm({
+  current,
+  onSaved,
+  submitLabel,
+}: {
+  current?: string | null;
+  onSaved?: () => void;
+  submitLabel?: string;
+}) {
   const { t } = useTranslation();
   const { register, handleSubmit, formState, setError } = useForm<CorrespondentValues>({
     resolver: zodResolver(correspondentSchema),
@@ -68,7 +76,14 @@ export function CorrespondentForm({ current, onSaved, submitLabel }: { current?:
               : t('correspondent.invalid', { message: translateRule(error.message) })
             : t('correspondent.hint')
         }
-        slotProps={{ htmlInput: { maxLength: 6, spellCheck: false, autoCapitalize: 'characters', style: { textTransform: 'uppercase', fontFamily: 'monospace' } } }}
+        slotProps={{
+          htmlInput: {
+            maxLength: 6,
+            spellCheck: false,
+            autoCapitalize: 'characters',
+            style: { textTransform: 'uppercase', fontFamily: 'monospace' },
+          },
+        }}
       />
       <Button type="submit" variant="contained" loading={checking}>
         {submitLabel ?? t('correspondent.signIn')}

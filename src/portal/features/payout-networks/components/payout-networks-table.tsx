@@ -13,7 +13,8 @@ import { usePayoutNetworks } from '../api/get-payout-networks';
 
 // The payout type's meaning is the API's text (English) in the data and the CSV; the screen says it in the
 // teller's language, from the type's code.
-const payoutTypeMeaning = (t: TFunction, code: string, fallback: string) => (code in PAYOUT_TYPES ? t(`payoutNetworks.type.${code as keyof typeof PAYOUT_TYPES}`) : fallback);
+const payoutTypeMeaning = (t: TFunction, code: string, fallback: string) =>
+  code in PAYOUT_TYPES ? t(`payoutNetworks.type.${code as keyof typeof PAYOUT_TYPES}`) : fallback;
 
 const csvColumns = (t: TFunction): CsvColumn<PayoutNetwork>[] => [
   { header: t('columns.network'), value: (n) => n.networkName },
@@ -48,7 +49,13 @@ const columns = (t: TFunction): ResultColumn<PayoutNetwork>[] => [
 ];
 
 /** Get Anywhere Payout Network (spec §4.2): the networks of the country and mode, payout type explained. */
-export function PayoutNetworksTable({ receivingCountry, deliveryMode }: { receivingCountry: string; deliveryMode: string }) {
+export function PayoutNetworksTable({
+  receivingCountry,
+  deliveryMode,
+}: {
+  receivingCountry: string;
+  deliveryMode: string;
+}) {
   const { t } = useTranslation();
   const networks = usePayoutNetworks({ receivingCountry, deliveryMode }, true);
   return (
@@ -78,7 +85,12 @@ export function PayoutNetworksTable({ receivingCountry, deliveryMode }: { receiv
               screen="payout-networks"
               filters={{ receivingCountry, deliveryMode }}
             />
-            <ResultsView label={t('payoutNetworks.list')} rows={networks.data.data} columns={columns(t)} rowKey={(network) => network.receivingAgentHeadOfficeCode} />
+            <ResultsView
+              label={t('payoutNetworks.list')}
+              rows={networks.data.data}
+              columns={columns(t)}
+              rowKey={(network) => network.receivingAgentHeadOfficeCode}
+            />
           </>
         )}
       </QueryStatus>

@@ -54,7 +54,9 @@ export function ReceivingSelector() {
             label={t('selector.country')}
             placeholder={t('selector.countryPlaceholder')}
             error={Boolean(countries.error)}
-            helperText={countries.error ? t('selector.countriesFailed', { message: countries.error.message }) : undefined}
+            helperText={
+              countries.error ? t('selector.countriesFailed', { message: countries.error.message }) : undefined
+            }
           />
         )}
       />

@@ -241,12 +241,21 @@ describe.each(testEngines())('code lookup and browsing on the %s store', (engine
         { receivingCountry: 'IN', receivingAgentHeadOfficeCode: 'FDRLIN', branchLocation: 'road' },
         { receivingCountry: 'BD', receivingAgentHeadOfficeCode: 'SONLBD', bankCode: '200' },
       ]) {
-        for (const [pageNumber, pageSize] of [['1', '7'], ['3', '7'], ['2', '50'], ['1', '1000'], ['9999', '10']]) {
+        for (const [pageNumber, pageSize] of [
+          ['1', '7'],
+          ['3', '7'],
+          ['2', '50'],
+          ['1', '1000'],
+          ['9999', '10'],
+        ]) {
           const res = await t.get('/v1/banks/branches', { deliveryMode: '04', ...query, pageNumber, pageSize });
           const branches = branchesResponse.parse(res.json());
           if (pageNumber === '1') expect(branches.pagination.totalItems, JSON.stringify(query)).toBeGreaterThan(0);
           const answer = await browse({ ...query, pageNumber, pageSize });
-          expect({ data: answer.data, pagination: answer.pagination }, JSON.stringify({ ...query, pageNumber, pageSize })).toEqual(branches);
+          expect(
+            { data: answer.data, pagination: answer.pagination },
+            JSON.stringify({ ...query, pageNumber, pageSize }),
+          ).toEqual(branches);
         }
       }
     });
