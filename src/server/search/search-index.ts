@@ -591,7 +591,9 @@ export interface IndexView {
   agentRecord(row: number): Agent;
   /** Branch rows whose routing number is the code (the hash table). */
   routedRows(code: string): number[];
-  /** Ids of the lower-cased texts of the column holding the term under any of its place names (as the branch filters). */
+  /**
+   * Ids of the lower-cased texts of the column holding the term under any of its place names (as the branch filters).
+   */
   matchingPlaces(column: 'addr1Lower' | 'addr2Lower' | 'districtLower', country: string, term: string): Int32Array;
   /** Branch rows by bank and state: [bank * (states + 1) + state], the last column for rows without a state. */
   bankStateCounts(): Int32Array;

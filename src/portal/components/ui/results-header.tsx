@@ -4,7 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../lib/i18n';
 import { ExportCsvButton, type CsvColumn, type ExportSource } from './export-csv-button';
 
-/** What the count counts: its message in the locale files, with the noun in the right number ("1 branch", "2 branches"). */
+/**
+ * What the count counts: its message in the locale files, with the noun in the right number ("1 branch", "2 branches").
+ */
 export type CountedNoun = 'results.agents' | 'results.branches' | 'results.payoutNetworks';
 
 /** Above every result list: the count, announced to screen readers, and the CSV export of every matching row. */

@@ -38,7 +38,8 @@ export function BrowseFacets({
   const states = facets?.states ?? [];
   const cities = facets?.cities ?? [];
   const count = (n: number) => ` — ${formatNumber(n)}`;
-  // A list not open yet says why in its helper text, which must stay readable (WCAG contrast) though the list is disabled.
+  // A list not open yet says why in its helper text, which must stay readable (WCAG contrast) though the list is
+  // disabled.
   const helper = { formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } } };
   return (
     <Stack
