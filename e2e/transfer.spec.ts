@@ -55,10 +55,7 @@ async function openAgents(page: Page) {
 test.beforeEach(async ({ page }) => signIn(page));
 
 test('first load of the signed-in agents screen: at most 250 KB transferred', async ({ page }) => {
-  // Known gap (reported on issue #16): the first load measures about 290 KB with Brotli (823 KB before it);
-  // the entry and the agents screen's chunks are over the budget. Playwright reports this test as failing
-  // again once the portal fits, so the annotation cannot outlive the gap.
-  test.fail(true, 'first load is over the 250 KB budget of issue #16 (about 290 KB with Brotli)');
+  // 823 KB before issue #16; the contract's schemas (zod) now arrive with the first validation, not the first screen.
   const { transfers } = await countTransfers(page);
   await openAgents(page);
   const firstBytes = total(transfers);

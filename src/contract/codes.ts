@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BANK_CODE_FORMATS } from './bank-codes';
+import { MAX_CODE_LENGTH, normaliseCode } from './constants';
 import { agent, bankBranch, branchesQuery, pagination, stateParam } from './lookups';
 import { freeText } from './primitives';
 
@@ -10,17 +11,11 @@ import { freeText } from './primitives';
 // ---------------------------------------------------------------------------------------------------------
 // One box for any code: GET /v1/codes/{code}
 
-/** Longest code accepted as typed (spaces included): an IFSC is 11 characters, an agent code about as long. */
-export const MAX_CODE_LENGTH = 40;
-
 export const codeKind = z.enum(['branch', 'bank', 'agent']).meta({
   description:
     'branch: a branch routing number (IFSC, Bangladesh routing number); bank: a bank code; agent: an agent location code.',
 });
 export type CodeKind = z.infer<typeof codeKind>;
-
-/** A code as pasted from a cheque or a text message: spaces and tabs go, letters are upper-cased. */
-export const normaliseCode = (code: string) => code.replace(/\s+/g, '').toUpperCase();
 
 export const codePathParams = z.strictObject({
   code: z

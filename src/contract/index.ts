@@ -1,4 +1,5 @@
 // The public surface of the contract, imported by the server and the portal alike.
+export * from './constants';
 export * from './primitives';
 export * from './lookups';
 export * from './operations';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FINANCIAL_ID_PATTERN, PAYOUT_TYPES, UUID_SHAPED_PATTERN } from './constants';
 import { MAX_INT32, digitsInteger, freeText, queryString } from './primitives';
 
 // The contract of the lookup API: every header, query parameter and record, in one place. The server
@@ -7,11 +8,6 @@ import { MAX_INT32, digitsInteger, freeText, queryString } from './primitives';
 
 // ---------------------------------------------------------------------------------------------------------
 // Headers (spec §4.3, §5)
-
-/** `x-fapi-financial-id`: the agent correspondent id, two upper-case letters then four letters or digits. */
-export const FINANCIAL_ID_PATTERN = /^[A-Z]{2}[0-9A-Z]{4}$/;
-/** `x-correlation-id` and `x-idempotency-key`: UUID-shaped (spec: \w{8}-\w{4}-\w{4}-\w{4}-\w{12}). */
-export const UUID_SHAPED_PATTERN = /^\w{8}-\w{4}-\w{4}-\w{4}-\w{12}$/;
 
 export const financialId = z
   .string({ error: 'is required: the agent correspondent id issued by operations' })
@@ -38,23 +34,10 @@ export type LookupHeaders = z.infer<typeof lookupHeaders>;
 // ---------------------------------------------------------------------------------------------------------
 // Domain catalogs
 
-export const PAYOUT_TYPES = {
-  N: 'Payout anywhere within the network',
-  C: 'Payout anywhere within the country',
-  O: 'Others (normal agent selection, other than anywhere payout)',
-} as const;
 export const payoutType = z
   .enum(['N', 'C', 'O'])
   .meta({ description: 'N network-wide, C country-wide, O normal agent selection.' });
 export type PayoutType = z.infer<typeof payoutType>;
-
-/** Delivery mode 04 is served from bank branches (spec §1, §4.1 rule 1). */
-export const ACCOUNT_TRANSFER_TO_OTHER_BANK = 4;
-/**
- * The country whose district filter applies (spec §4.3: district "applicable when the receiving country is
- * Bangladesh").
- */
-export const DISTRICT_COUNTRY = 'BD';
 
 export const deliveryModeCode = z
   .string()
@@ -84,9 +67,6 @@ export const stateParam = queryString(
 
 export const pageNumberParam = digitsInteger('Page number, 1 to 2147483647; default 1.', 1, MAX_INT32).optional();
 export const pageSizeParam = digitsInteger('Page size, 1 to 1000; default 50.', 1, 1000).optional();
-
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 1000;
 
 export const receivingCountriesQuery = z.strictObject({});
 

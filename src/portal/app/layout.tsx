@@ -1,5 +1,5 @@
-import { Suspense } from 'react';
-import { Link as RouterLink, Outlet, useLocation } from 'react-router';
+import { Suspense, type ReactNode } from 'react';
+import { Link as RouterLink, useLocation, useSearch } from 'wouter';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
@@ -11,7 +11,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';
-import { LazyCodeBox } from '../features/code-lookup/components/lazy-code-box';
+import { CodeBox } from '../features/code-lookup/components/code-box';
 import { CorrespondentButton } from '../features/correspondent/components/correspondent-button';
 import { SignIn } from '../features/correspondent/components/sign-in';
 import { DataStatusFooter } from '../features/data-status/components/data-status-footer';
@@ -28,14 +28,14 @@ const SCREENS = [
 ] as const;
 
 /** App bar (correspondent id, receiving country and mode, screens), the screen, and the data-status footer. */
-export function Layout() {
+export function Layout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const correspondentId = useCorrespondentId();
-  const location = useLocation();
-  const search = selectionSearch(new URLSearchParams(location.search));
+  const [pathname] = useLocation();
+  const search = selectionSearch(new URLSearchParams(useSearch()));
   // On a phone the three tabs share the width (labels may wrap) instead of hiding one behind a scroll arrow.
   const isPhone = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
-  const current = SCREENS.find((screen) => location.pathname.startsWith(screen.path))?.path ?? false;
+  const current = SCREENS.find((screen) => pathname.startsWith(screen.path))?.path ?? false;
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
@@ -59,7 +59,7 @@ export function Layout() {
           </Typography>
           {correspondentId && (
             <Box sx={{ order: { xs: 3, sm: 0 }, flexBasis: { xs: '100%', sm: 'auto' } }}>
-              <LazyCodeBox />
+              <CodeBox />
             </Box>
           )}
           <LanguageSwitch />
@@ -91,9 +91,7 @@ export function Layout() {
       </AppBar>
       <Container component="main" id="main" tabIndex={-1} maxWidth="xl" sx={{ flex: 1, py: 2, px: { xs: 1, sm: 2 } }}>
         {correspondentId ? (
-          <Suspense fallback={<LinearProgress aria-label={t('app.loadingScreen')} />}>
-            <Outlet />
-          </Suspense>
+          <Suspense fallback={<LinearProgress aria-label={t('app.loadingScreen')} />}>{children}</Suspense>
         ) : (
           <SignIn />
         )}

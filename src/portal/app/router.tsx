@@ -1,43 +1,48 @@
-import { Navigate, createBrowserRouter, useLocation, useRouteError } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
+import { lazy } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
+import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { ProblemAlert } from '../components/ui/problem-alert';
 import { Layout } from './layout';
 import { paths } from './paths';
 import { ScreenError } from './screen-error';
 
-/** `/` opens the agent search, keeping any parameters of the link. */
+/** `/` (and any unknown path) opens the agent search, keeping any parameters of the link. */
 function ToAgents() {
-  const { search } = useLocation();
-  return <Navigate to={{ pathname: paths.agents, search }} replace />;
+  const search = useSearch();
+  return <Redirect to={`${paths.agents}${search ? `?${search}` : ''}`} replace />;
 }
 
-function RouteError() {
-  return <ProblemAlert error={useRouteError()} onRetry={() => window.location.reload()} />;
-}
+// Screens are lazy modules: each becomes its own chunk. index.html preloads the chunks every screen shares
+// (vite.config.ts, screenPreload), so the first screen does not wait for the entry before fetching them.
+const AgentsScreen = lazy(() => import('./routes/agents'));
+const PayoutNetworksScreen = lazy(() => import('./routes/payout-networks'));
+const BranchesScreen = lazy(() => import('./routes/branches'));
+const CodeScreen = lazy(() => import('./routes/code'));
 
-// Screens are lazy route modules: each becomes its own chunk, so the first load carries only the frame.
-const router = createBrowserRouter([
-  {
-    path: '/',
-    element: <Layout />,
-    errorElement: <RouteError />,
-    children: [
-      {
-        // A screen that fails (its chunk not fetched, a render error) shows inside the layout: app bar and tabs stay.
-        errorElement: <ScreenError />,
-        children: [
-          { index: true, element: <ToAgents /> },
-          { path: paths.agents, lazy: () => import('./routes/agents') },
-          { path: paths.payoutNetworks, lazy: () => import('./routes/payout-networks') },
-          { path: paths.branches, lazy: () => import('./routes/branches') },
-          { path: paths.code, lazy: () => import('./routes/code') },
-          { path: '*', element: <ToAgents /> },
-        ],
-      },
-    ],
-  },
-]);
+/** The screen of the current path; one that fails (its chunk not fetched, a render error) shows inside the layout. */
+function Screens() {
+  const [pathname] = useLocation();
+  return (
+    <ErrorBoundary FallbackComponent={ScreenError} resetKeys={[pathname]}>
+      <Switch>
+        <Route path={paths.agents} component={AgentsScreen} />
+        <Route path={paths.payoutNetworks} component={PayoutNetworksScreen} />
+        <Route path={paths.branches} component={BranchesScreen} />
+        <Route path={paths.code} component={CodeScreen} />
+        <Route component={ToAgents} />
+      </Switch>
+    </ErrorBoundary>
+  );
+}
 
 export function AppRouter() {
-  return <RouterProvider router={router} />;
+  return (
+    <ErrorBoundary
+      fallbackRender={({ error }) => <ProblemAlert error={error} onRetry={() => window.location.reload()} />}
+    >
+      <Layout>
+        <Screens />
+      </Layout>
+    </ErrorBoundary>
+  );
 }

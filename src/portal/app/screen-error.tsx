@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
-import { useRouteError } from 'react-router';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
+import type { FallbackProps } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
 
 const RETRY_EVERY_MS = 3_000;
@@ -18,9 +18,8 @@ function failedModule(error: unknown): string | undefined {
  * gone) is reported inside the layout, so the app bar and tabs stay usable (issue #14). The browser keeps a
  * failed module import failed, so the retry is a reload, done by itself once the file answers again.
  */
-export function ScreenError() {
+export function ScreenError({ error }: FallbackProps) {
   const { t } = useTranslation();
-  const error = useRouteError();
   const module = failedModule(error);
   useEffect(() => {
     const probe = module ?? '/';

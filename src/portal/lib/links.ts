@@ -1,4 +1,4 @@
-import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../contract';
+import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../contract/constants';
 import { withQuery } from './api-client';
 import { paths } from './paths';
 

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from 'wouter';
 
 // All state of the portal lives in the URL, under the API's own parameter names, so a link can be shared,
 // reload restores the screen, Back works, and a hand-edited parameter reaches the API as written (a bad one
@@ -40,8 +40,8 @@ export function selectionSearch(params: URLSearchParams): string {
 /**
  * A screen's own URL parameters. `update` writes a patch (empty values remove the parameter) as a new
  * history entry (or replaces the current one); filter changes go back to page 1 unless the patch sets the page itself.
- * `flushSync` renders the new URL at once instead of in a transition that typing keeps postponing (the
- * request would leave ~700 ms after the last key instead of ~300 ms).
+ * The router (wouter) reads the URL through useSyncExternalStore, so a new URL renders at once, never in a
+ * transition that typing keeps postponing (the request would leave ~700 ms after the last key, not ~300 ms).
  */
 export function useScreenParams<const N extends string>(names: readonly N[]) {
   const [params, setParams] = useSearchParams();
@@ -55,7 +55,7 @@ export function useScreenParams<const N extends string>(names: readonly N[]) {
   const update = useCallback(
     (
       patch: Partial<Record<N | 'pageNumber' | 'pageSize', string | number | undefined>>,
-      options: { replace?: boolean; flushSync?: boolean } = {},
+      options: { replace?: boolean } = {},
     ) => {
       setParams((current) => {
         const next = new URLSearchParams(current);

@@ -1,8 +1,7 @@
-import { useCallback, useEffect, useRef } from 'react';
-import { useForm, useWatch, type DefaultValues, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useForm, useWatch, type DefaultValues } from 'react-hook-form';
 import type { z } from 'zod';
-import { blankAsAbsent } from './form';
+import { lazyZodResolver } from './lazy-resolver';
 
 /** About 300 ms after the last key: long enough to skip the keystrokes of one word, short enough to feel immediate. */
 export const TYPING_DEBOUNCE_MS = 300;
@@ -20,18 +19,21 @@ const sameValues = (a: TextFields, b: TextFields) =>
  * - URL → form: only when the URL changes from outside (Back, a link, the screen choosing a default) — never
  *   when one of our own writes lands late — and never into the field that has focus: that field wins and
  *   the URL follows it.
+ * - The rules are the contract's schema, fetched on first use or when the form gets the focus (`preload`):
+ *   lazy-resolver.ts.
  */
 export function useUrlForm<V extends TextFields>({
-  schema,
+  loadSchema,
   urlValues,
   onCommit,
 }: {
-  schema: z.ZodType;
+  loadSchema: () => Promise<z.ZodType>;
   urlValues: V;
   onCommit: (values: V) => void;
 }) {
+  const [rules] = useState(() => lazyZodResolver<V>(loadSchema, { blankAsAbsent: true }));
   const form = useForm<V>({
-    resolver: zodResolver(blankAsAbsent(schema) as never) as unknown as Resolver<V>,
+    resolver: rules.resolver,
     defaultValues: urlValues as DefaultValues<V>,
     mode: 'onChange',
   });
@@ -108,5 +110,5 @@ export function useUrlForm<V extends TextFields>({
   const hasErrors = Object.keys(form.formState.errors).length > 0;
   const inSync = !hasErrors && sameValues({ ...urlValues, ...watched }, urlValues);
 
-  return { form, commit: submit, commitNow: commit, inSync, hasErrors };
+  return { form, commit: submit, commitNow: commit, inSync, hasErrors, preload: rules.load };
 }

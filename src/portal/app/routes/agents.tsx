@@ -1,14 +1,14 @@
-import { useLocation } from 'react-router';
+import { useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { AgentSearch } from '../../features/agents/components/agent-search';
 import { ChooseSelection, Screen } from '../../components/ui/screen';
 import { selectionSearch, useReceivingSelection } from '../../lib/url-state';
 import { paths } from '../paths';
 
-export function Component() {
+export default function AgentsScreen() {
   const { t } = useTranslation();
   const { receivingCountry, deliveryMode } = useReceivingSelection();
-  const location = useLocation();
+  const search = useSearch();
   return (
     <Screen title={t('agents.title')} purpose={t('agents.purpose')}>
       {receivingCountry && deliveryMode ? (
@@ -16,7 +16,7 @@ export function Component() {
           key={`${receivingCountry}:${deliveryMode}`}
           receivingCountry={receivingCountry}
           deliveryMode={deliveryMode}
-          branchFinderHref={`${paths.branches}${selectionSearch(new URLSearchParams(location.search))}`}
+          branchFinderHref={`${paths.branches}${selectionSearch(new URLSearchParams(search))}`}
         />
       ) : (
         <ChooseSelection />

@@ -2,7 +2,8 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import { useTranslation } from 'react-i18next';
-import { ACCOUNT_TRANSFER_TO_OTHER_BANK, deliveryModeCodeOf } from '../../../contract';
+import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../../contract/constants';
+import { deliveryModeCodeOf } from '../../../contract/delivery-modes';
 import { BranchFinder } from '../../features/branches/components/branch-finder';
 import { usePayoutNetworks } from '../../features/payout-networks/api/get-payout-networks';
 import { useReceivingCountries } from '../../features/receiving-selector/api/get-receiving-countries';
@@ -14,7 +15,7 @@ const ACCOUNT_TRANSFER_CODE = deliveryModeCodeOf(ACCOUNT_TRANSFER_TO_OTHER_BANK)
 
 // The route composes two features: the head offices a branch search needs are the country's mode-04
 // payout networks (spec §4.3: the bank code must belong to that head office).
-export function Component() {
+export default function BranchesScreen() {
   const { t } = useTranslation();
   const { receivingCountry, deliveryMode, select } = useReceivingSelection();
   const isAccountTransfer = Number(deliveryMode) === ACCOUNT_TRANSFER_TO_OTHER_BANK;

@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { CodeMatches } from '../../features/code-lookup/components/code-matches';
 import { useCode } from '../../features/code-lookup/api/get-code';
@@ -7,7 +7,7 @@ import { QueryStatus } from '../../components/ui/query-status';
 import { Screen } from '../../components/ui/screen';
 
 // The answer to the app bar's code box: what the code names, across countries (GET /v1/codes/{code}).
-export function Component() {
+export default function CodeScreen() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const code = params.get('code') ?? '';

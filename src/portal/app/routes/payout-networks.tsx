@@ -3,7 +3,7 @@ import { PayoutNetworksTable } from '../../features/payout-networks/components/p
 import { ChooseSelection, Screen } from '../../components/ui/screen';
 import { useReceivingSelection } from '../../lib/url-state';
 
-export function Component() {
+export default function PayoutNetworksScreen() {
   const { t } = useTranslation();
   const { receivingCountry, deliveryMode } = useReceivingSelection();
   return (

@@ -2,7 +2,8 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import TablePagination from '@mui/material/TablePagination';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Pagination } from '../../../contract';
+import type { Pagination } from '../../../contract';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../contract/constants';
 import { formatNumber } from '../../lib/i18n';
 import { useIsPhone } from './results-view';
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from 'wouter';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
@@ -9,7 +9,9 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { ACCOUNT_TRANSFER_TO_OTHER_BANK, agentsQuery, withPlaceAliases, type Agent } from '../../../../contract';
+import type { Agent } from '../../../../contract';
+import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../../../contract/constants';
+import { withPlaceAliases } from '../../../../contract/place-aliases';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
 import { ResultsHeader } from '../../../components/ui/results-header';
@@ -23,7 +25,8 @@ import { agentsQueryOptions, getAgents, useAgents } from '../api/get-agents';
 import { useStates } from '../api/get-states';
 
 const FILTERS = ['state', 'search', 'pageNumber', 'pageSize'] as const;
-const filterSchema = agentsQuery.pick({ state: true, search: true });
+const loadFilterSchema = () =>
+  import('../../../../contract').then(({ agentsQuery }) => agentsQuery.pick({ state: true, search: true }));
 
 const csvColumns = (t: TFunction): CsvColumn<Agent>[] => [
   { header: t('columns.agentCode'), value: (a) => a.agentCode, code: true },
@@ -70,8 +73,8 @@ export function AgentSearch({
   const { values, update } = useScreenParams(FILTERS);
   const queryClient = useQueryClient();
   const others = useOtherParams(FILTERS);
-  const { form, commit, commitNow, inSync, hasErrors } = useUrlForm({
-    schema: filterSchema,
+  const { form, commit, commitNow, inSync, hasErrors, preload } = useUrlForm({
+    loadSchema: loadFilterSchema,
     urlValues: { state: values.state, search: values.search },
     onCommit: (filters) => {
       // The request leaves now, not after the screen has rendered the new URL (~200 ms later on a busy PC).
@@ -83,7 +86,7 @@ export function AgentSearch({
           ...presentValues({ ...values, ...filters, pageNumber: '' }),
         }),
       );
-      update(filters, { flushSync: true });
+      update(filters);
     },
   });
   const states = useStates({ receivingCountry }, true);
@@ -202,6 +205,7 @@ export function AgentSearch({
         direction={{ xs: 'column', md: 'row' }}
         spacing={2}
         onSubmit={commit}
+        onFocus={preload}
         noValidate
       >
         <Controller

@@ -9,13 +9,10 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import {
-  DISTRICT_COUNTRY,
-  bankCodeProblem,
-  branchesQuery,
-  withPlaceAliases,
-  type BankBranch,
-} from '../../../../contract';
+import type { BankBranch } from '../../../../contract';
+import { bankCodeProblem } from '../../../../contract/bank-codes';
+import { DISTRICT_COUNTRY } from '../../../../contract/constants';
+import { withPlaceAliases } from '../../../../contract/place-aliases';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
 import { ResultsHeader } from '../../../components/ui/results-header';
@@ -55,10 +52,12 @@ const FIELDS = {
   address: true,
 } as const;
 // District is a filter of Bangladesh only (spec §4.3); elsewhere the field does not exist.
-const schemaFor = (receivingCountry: string) =>
-  receivingCountry === DISTRICT_COUNTRY
-    ? branchesQuery.pick({ ...FIELDS, district: true })
-    : branchesQuery.pick(FIELDS);
+const loadSchemaFor = (receivingCountry: string) => () =>
+  import('../../../../contract').then(({ branchesQuery }) =>
+    receivingCountry === DISTRICT_COUNTRY
+      ? branchesQuery.pick({ ...FIELDS, district: true })
+      : branchesQuery.pick(FIELDS),
+  );
 
 const TEXT_FIELDS = [
   { name: 'bankName', label: 'branches.bankName', hint: 'branches.bankNameHint', phone: true },
@@ -104,8 +103,8 @@ export function BranchFinder({
   const others = useOtherParams(FILTERS);
   const isBangladesh = receivingCountry === DISTRICT_COUNTRY;
   const isPhone = useIsPhone();
-  const { form, commit, commitNow, inSync, hasErrors } = useUrlForm({
-    schema: schemaFor(receivingCountry),
+  const { form, commit, commitNow, inSync, hasErrors, preload } = useUrlForm({
+    loadSchema: loadSchemaFor(receivingCountry),
     urlValues: {
       receivingAgentHeadOfficeCode: values.receivingAgentHeadOfficeCode,
       bankName: values.bankName,
@@ -134,7 +133,7 @@ export function BranchFinder({
             receivingAgentHeadOfficeCode: next.receivingAgentHeadOfficeCode,
           }),
         );
-      update({ ...filters, ...(rebrowse ? browsing : {}) }, { flushSync: true });
+      update({ ...filters, ...(rebrowse ? browsing : {}) });
     },
   });
   const headOffice = values.receivingAgentHeadOfficeCode;
@@ -260,6 +259,7 @@ export function BranchFinder({
         role="search"
         aria-label={t('branches.form')}
         onSubmit={commit}
+        onFocus={preload}
         noValidate
         sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', lg: 'repeat(3, 1fr)' } }}
       >

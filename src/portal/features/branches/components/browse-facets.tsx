@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../lib/i18n';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { DISTRICT_COUNTRY, type BrowseResponse } from '../../../../contract';
+import type { BrowseResponse } from '../../../../contract';
+import { DISTRICT_COUNTRY } from '../../../../contract/constants';
 
 // Browse to find (issue #15): after the head office, a bank, then a state (Bangladesh: division), then a city
 // (Bangladesh: district), each listed with its branch count; each choice narrows the table and is in the URL

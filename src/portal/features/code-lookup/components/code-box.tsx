@@ -2,13 +2,11 @@ import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'rea
 import { useTranslation } from 'react-i18next';
 import { translateRule } from '../../../lib/i18n';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
+import { useLocation } from 'wouter';
 import Box from '@mui/material/Box';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
-import { codePathParams } from '../../../../contract';
+import { lazyZodResolver } from '../../../lib/lazy-resolver';
 import { codeLookupLink } from '../../../lib/links';
 import { useReceivingSelection } from '../../../lib/url-state';
 
@@ -16,7 +14,10 @@ import { useReceivingSelection } from '../../../lib/url-state';
 // any case with spaces, a routing number, a bank or agent code) and presses Enter. The box accepts exactly what
 // GET /v1/codes/{code} accepts (the contract's own schema); `/` anywhere outside a field puts the cursor in it.
 
-const schema = z.object({ code: codePathParams.shape.code });
+// The rules arrive with the contract's schemas on the first look-up (or when the box gets the focus).
+const rules = lazyZodResolver<{ code: string }>(() =>
+  import('../../../../contract').then(({ codePathParams }) => codePathParams),
+);
 
 /** True when the key press belongs to something the teller is typing into. */
 const typingElsewhere = (target: EventTarget | null) =>
@@ -26,11 +27,11 @@ const typingElsewhere = (target: EventTarget | null) =>
     target.getAttribute('role') === 'combobox');
 
 export function CodeBox() {
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const { receivingCountry, deliveryMode } = useReceivingSelection();
   const input = useRef<HTMLInputElement>(null);
-  const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
-    resolver: zodResolver(schema),
+  const form = useForm<{ code: string }>({
+    resolver: rules.resolver,
     defaultValues: { code: '' },
     mode: 'onSubmit',
   });
@@ -57,6 +58,7 @@ export function CodeBox() {
       aria-label={t('code.box')}
       noValidate
       onSubmit={lookUp}
+      onFocus={rules.load}
       // A pasted code is complete (a cheque's IFSC, a text message's routing number): it is looked up at once,
       // once the pasted text is in the field (the input event follows the paste event).
       onPaste={() => setTimeout(() => void lookUp())}

@@ -1,17 +1,12 @@
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from 'wouter';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import {
-  BANK_CODE_FORMATS,
-  type CodeFormat,
-  type CodeLookupResponse,
-  type CodeMatch,
-  type PayingHeadOffice,
-} from '../../../../contract';
+import type { CodeFormat, CodeLookupResponse, CodeMatch, PayingHeadOffice } from '../../../../contract';
+import { BANK_CODE_FORMATS } from '../../../../contract/bank-codes';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../lib/i18n';
