@@ -27,12 +27,11 @@ const SCREENS = [
 ];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 /**
- * Below this the run fails. The issue's budget is 90 and its target 95; the agents screen's performance is
- * 89–92 from run to run today (largest paint ~3 s: the first screen's JavaScript over the slow link), so a gate
- * at 90 would fail CI one run in a few. Until the first load is lighter (issue #16 stays open for it) the gate
- * is 85: a real regression still fails, and the scores written say where each screen stands against 90 and 95.
+ * Below this the run fails: the issue's budget. The target is 95 (docs/lighthouse.md says where each screen
+ * stands); the margin between the two absorbs the run-to-run spread of a shared machine's CPU, which the
+ * simulation still reads.
  */
-const FAIL_UNDER = 85;
+const FAIL_UNDER = 90;
 /**
  * Runs per screen; the scores are those of the median run (Lighthouse's computeMedianRun, by FCP and TTI), as
  * Lighthouse recommends: the simulation still reads the host's CPU task times, which vary on a shared machine.
@@ -197,7 +196,7 @@ function writeReport(results: ScreenScores[]) {
       'Each screen is loaded signed in (correspondent id in localStorage), with an empty HTTP cache, from the built portal',
       'served by the real server (Brotli, see [compression-and-caching.md](compression-and-caching.md)), in Debian Chromium.',
       "Lighthouse's mobile scoring and its slow 4G link (150 ms RTT, 1.6 Mbps), simulated throttling, CPU not slowed (a teller's PC on a mobile",
-      `link; see [compression-and-caching.md](compression-and-caching.md#lighthouse)). The run fails when any score is under ${FAIL_UNDER} (the budget of 90 is not yet held on every run; see the spec).`,
+      `link; see [compression-and-caching.md](compression-and-caching.md#lighthouse)). The run fails when any score is under ${FAIL_UNDER} (the budget; the target is 95).`,
       '',
       '| screen | performance | accessibility | best practices | SEO | FCP ms | LCP ms | TBT ms | CLS | transferred KB |',
       '|---|---|---|---|---|---|---|---|---|---|',

@@ -102,9 +102,14 @@ test('the main script and a 50-row branch page arrive Brotli-compressed; hashed 
   const main = responses.find((r) => /\/assets\/index-[^/]*\.js$/.test(r.url));
   expect(main?.headers['content-encoding']).toBe('br');
   expect(main?.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  // A script carries the headers that apply to it, not the page's policies (app.ts, DOCUMENT_ONLY_HEADERS).
+  expect(main?.headers['x-content-type-options']).toBe('nosniff');
+  expect(main?.headers['cross-origin-resource-policy']).toBe('same-site');
+  expect(main?.headers['content-security-policy']).toBeUndefined();
   const document = responses.find((r) => new URL(r.url).pathname === '/branches');
   expect(document?.headers['cache-control']).toBe('no-cache');
   expect(document?.headers['content-encoding']).toBe('br');
+  expect(document?.headers['content-security-policy']).toContain("script-src 'self'");
   const page50 = responses.find((r) => r.url.includes('/v1/banks/branches') && r.url.includes('pageSize=50'));
   expect(page50?.headers['content-encoding']).toBe('br');
   expect(page50?.headers['cache-control']).toBe('no-store');

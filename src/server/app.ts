@@ -82,10 +82,30 @@ const isPortalRoute = (path: string) =>
  * revalidated on each visit (ETag / Last-Modified, a 304 when unchanged).
  */
 const portalCacheHeaders =
-  (portalDir: string) => (reply: { header(name: string, value: string): unknown }, file: string) => {
+  (portalDir: string) =>
+  (
+    reply: { header(name: string, value: string): unknown; raw: { removeHeader(name: string): void } },
+    file: string,
+  ) => {
     const hashed = relative(portalDir, file).split(sep)[0] === 'assets';
     reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    if (hashed) for (const name of DOCUMENT_ONLY_HEADERS) reply.raw.removeHeader(name);
   };
+/**
+ * Security headers that govern a document (what a page may load or embed, its browsing context group, its
+ * agent cluster) and mean nothing on a script or a style sheet. A script file drops them: ~0.5 KB a file, a
+ * dozen files on a first load over a teller's slow link. Assets keep nosniff, CORP, HSTS and Referrer-Policy
+ * (which a module script applies to the imports it fetches); index.html keeps them all.
+ */
+const DOCUMENT_ONLY_HEADERS = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
 const acceptsHtml = (accept: string | undefined) => accept !== undefined && /\btext\/html\b/.test(accept);
 
 /**

@@ -292,8 +292,8 @@ export function AgentSearch({
               rows={agents.data.data}
               columns={columns}
               rowKey={(agent) => `${agent.receivingAgentHeadOfficeCode}:${agent.agentCode}`}
+              footer={<ResultsPagination pagination={agents.data.pagination} onChange={(change) => update(change)} />}
             />
-            <ResultsPagination pagination={agents.data.pagination} onChange={(change) => update(change)} />
           </>
         )}
       </QueryStatus>

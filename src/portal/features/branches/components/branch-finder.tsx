@@ -395,8 +395,8 @@ export function BranchFinder({
               rows={branches.data.data}
               columns={columns}
               rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`}
+              footer={<ResultsPagination pagination={branches.data.pagination} onChange={(change) => update(change)} />}
             />
-            <ResultsPagination pagination={branches.data.pagination} onChange={(change) => update(change)} />
           </>
         )}
       </QueryStatus>
