@@ -4,6 +4,8 @@ test.beforeEach(async ({ page }) => signIn(page));
 
 test('works with the keyboard alone, with a visible focus ring', async ({ page }) => {
   await page.goto('/');
+  // A person starts once the portal is drawn (it renders in a transition, after the load event).
+  await expect(page.getByLabel('Receiving country')).toBeVisible();
   // The first Tab reaches the skip link; the receiving country is chosen by typing and Enter.
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();

@@ -207,16 +207,19 @@ test('5. the mode-04 agent list shows the bank, and the branch finder opens on t
 test('6. a screen that cannot be loaded keeps the app bar and tabs, says so, and loads once the server is back', async ({
   page,
 }) => {
-  await page.goto('/agents?receivingCountry=BD&deliveryMode=04');
+  // The code screen is a chunk of its own (the three screens of the spec are in the entry).
+  await page.goto('/agents?receivingCountry=IN&deliveryMode=04');
   await expect(agentRows(page).first()).toBeVisible();
-  await page.route('**/assets/branches-*.js', (route) => route.abort());
-  await page.getByRole('tab', { name: 'Bank branches' }).click();
+  await page.route('**/assets/code-*.js', (route) => route.abort());
+  const codeBox = page.getByRole('textbox', { name: 'Find by code' });
+  await typeLikeAPerson(codeBox, ['SBIN', '0000691']);
+  await codeBox.press('Enter');
   await expect(page.getByRole('alert').filter({ hasText: 'This screen could not be loaded' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Agents' })).toBeVisible();
   await expect(page.getByLabel('Receiving country')).toBeVisible();
-  await page.unroute('**/assets/branches-*.js');
-  await expect(page.getByRole('heading', { name: 'Bank branches' })).toBeVisible({ timeout: 15_000 });
-  await expect(branchRows(page).first()).toBeVisible();
+  await page.unroute('**/assets/code-*.js');
+  await expect(page.getByRole('heading', { name: 'Find by code' })).toBeVisible({ timeout: 15_000 });
+  await expect(page).toHaveURL(/\/code\?.*code=SBIN0000691/);
 });
 
 test('7. sign-in checks the id with the service and upper-cases a typed one', async ({ browser }) => {
