@@ -28,13 +28,20 @@ export function headerProblems(request: FastifyRequest): ProblemParameter[] {
   return parsed.success ? [] : issuesToParameters(parsed.error.issues, 'header');
 }
 
-type Semantic<T> = (query: T, reference: ReferenceCache) => ProblemParameter[];
+export type Semantic<T> = (query: T, reference: ReferenceCache) => ProblemParameter[];
+
+const invalidRequest = (problems: ProblemParameter[]) =>
+  new ProblemError(
+    'invalidRequest',
+    `The request has ${problems.length} invalid parameter${problems.length === 1 ? '' : 's'}: ${problems.map((p) => p.name).join(', ')}.`,
+    problems,
+  );
 
 /**
- * Parses the query with the contract's schema and checks headers; then runs the semantic checks on the
+ * Parses the query with the operation's schema and checks headers; then runs the semantic checks on the
  * parameters that parsed. Throws one ProblemError naming every invalid parameter and header.
  */
-export function parseLookup<S extends z.ZodType>(
+function parseQuery<S extends z.ZodType>(
   request: FastifyRequest,
   schema: S,
   reference: ReferenceCache,
@@ -53,11 +60,32 @@ export function parseLookup<S extends z.ZodType>(
     const wellFormed = wellFormedParameters(schema, request.query, invalid);
     problems.push(...(semantic?.(wellFormed as Partial<z.output<S>>, reference) ?? []));
   }
-  throw new ProblemError(
-    'invalidRequest',
-    `The request has ${problems.length} invalid parameter${problems.length === 1 ? '' : 's'}: ${problems.map((p) => p.name).join(', ')}.`,
-    problems,
-  );
+  throw invalidRequest(problems);
+}
+
+/**
+ * An operation's request (routes/v1/operation.ts): path parameters, headers, query and the semantic rules, all
+ * checked before one ProblemError names every invalid one (path parameters first).
+ */
+export function parseRequest<Q extends z.ZodObject, P extends z.ZodObject | undefined>(
+  request: FastifyRequest,
+  operation: { query: Q; params?: P; rules?: Semantic<Partial<z.output<Q>>> },
+  reference: ReferenceCache,
+): { query: z.output<Q>; params: P extends z.ZodObject ? z.output<P> : undefined } {
+  type Params = P extends z.ZodObject ? z.output<P> : undefined;
+  if (!operation.params) {
+    return { query: parseQuery(request, operation.query, reference, operation.rules), params: undefined as Params };
+  }
+  const params = operation.params.safeParse(request.params);
+  let query: z.output<Q>;
+  try {
+    query = parseQuery(request, operation.query, reference, operation.rules);
+  } catch (error) {
+    if (!(error instanceof ProblemError) || params.success) throw error;
+    throw invalidRequest([...issuesToParameters(params.error.issues, 'path'), ...error.errors]);
+  }
+  if (!params.success) throw invalidRequest(issuesToParameters(params.error.issues, 'path'));
+  return { query, params: params.data as Params };
 }
 
 function wellFormedParameters(schema: z.ZodType, query: unknown, invalid: Set<string>): Record<string, unknown> {
