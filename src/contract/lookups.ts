@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DISTRICT_COUNTRIES } from './countries';
 import { MAX_INT32, digitsInteger, freeText, queryString } from './primitives';
 
 // The contract of the lookup API: every header, query parameter and record, in one place. The server
@@ -52,9 +53,9 @@ export type PayoutType = z.infer<typeof payoutType>;
 export const ACCOUNT_TRANSFER_TO_OTHER_BANK = 4;
 /**
  * The country whose district filter applies (spec §4.3: district "applicable when the receiving country is
- * Bangladesh").
+ * Bangladesh"): the one profile with `districtFilter` (countries.ts).
  */
-export const DISTRICT_COUNTRY = 'BD';
+export const DISTRICT_COUNTRY = DISTRICT_COUNTRIES[0];
 
 export const deliveryModeCode = z
   .string()

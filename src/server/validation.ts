@@ -1,6 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { ACCOUNT_TRANSFER_TO_OTHER_BANK, DISTRICT_COUNTRY, lookupHeaders, type ProblemParameter } from '../contract';
+import {
+  ACCOUNT_TRANSFER_TO_OTHER_BANK,
+  DISTRICT_COUNTRIES,
+  countryProfile,
+  lookupHeaders,
+  type ProblemParameter,
+} from '../contract';
 import { deliveryModeCodeOf } from '../contract/delivery-modes';
 import { ProblemError } from './problems';
 import type { ReferenceCache } from './reference-cache';
@@ -152,7 +158,7 @@ export const stateOfCountry: Semantic<{ receivingCountry?: string; state?: strin
       ]
     : [];
 
-/** Bank branches serve delivery mode 04; district applies to Bangladesh only (spec §4.3). */
+/** Bank branches serve delivery mode 04; district applies to Bangladesh only (spec §4.3; countries.ts). */
 export const branchRules: Semantic<{ receivingCountry?: string; deliveryMode?: number; district?: string }> = (
   query,
   reference,
@@ -169,15 +175,19 @@ export const branchRules: Semantic<{ receivingCountry?: string; deliveryMode?: n
       message: 'bank branches serve delivery mode 04 (Account Transfer to Other Bank) only',
     });
   }
-  if (query.district !== undefined && query.receivingCountry && query.receivingCountry !== DISTRICT_COUNTRY) {
-    problems.push({
-      name: 'district',
-      in: 'query',
-      message: 'applies only when the receiving country is Bangladesh (BD)',
-    });
+  if (
+    query.district !== undefined &&
+    query.receivingCountry &&
+    !countryProfile(query.receivingCountry).districtFilter
+  ) {
+    problems.push({ name: 'district', in: 'query', message: DISTRICT_MESSAGE(reference) });
   }
   return problems;
 };
+
+/** "applies only when the receiving country is Bangladesh (BD)": the countries whose profile has the filter. */
+const DISTRICT_MESSAGE = (reference: ReferenceCache) =>
+  `applies only when the receiving country is ${DISTRICT_COUNTRIES.map((c) => `${reference.country(c)?.name ?? c} (${c})`).join(' or ')}`;
 
 export const all =
   <T>(...checks: Semantic<T>[]): Semantic<T> =>

@@ -3,11 +3,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { Faker, base } from '@faker-js/faker';
-import type { BranchRecord, CsvFile, PartnerRecord } from './csv-files';
+import type { BranchFileRecord, PartnerFileRecord } from '../importer/row-schemas';
 import type { DataSet } from '../domain/data-set';
-import { readSeedFiles, referenceDataSet, type SeedFiles } from './seed';
+import { readSeedFiles, referenceDataSet, type CsvFile, type SeedFiles } from './seed';
 import { DEFAULT_AGENT_SEED, generateAgents } from './agents';
 import { agentsKind } from '../importer/kinds';
+import { countryProfile } from '../../contract';
 
 // A large data set for the benchmark (scripts/gen.ts), shaped like the real one. Branch fields are drawn
 // from the real branches of the same country, so a contains search matches about the same share of rows
@@ -37,17 +38,14 @@ export function apportion(total: number, weights: number[]): number[] {
   return parts;
 }
 
-/** The branch's own code, unique per country, in the country's format (data/seed/SOURCES.md). */
-function routingNumber(country: string, bankCode: string, serial: number): string {
-  if (country === 'IN') return `${bankCode}0${serial.toString(36).toUpperCase().padStart(6, '0')}`;
-  if (country === 'BD') return `${bankCode}${String(serial).padStart(6, '0')}`;
-  return '';
-}
+/** The branch's own code, unique per country, in the country's format (its profile, countries.ts). */
+const routingNumber = (country: string, bankCode: string, serial: number) =>
+  countryProfile(country).codes?.generatedRoutingNumber?.(bankCode, serial) ?? '';
 
-function generateBranchFile(real: CsvFile<BranchRecord>, count: number, faker: Faker): CsvFile<BranchRecord> {
+function generateBranchFile(real: CsvFile<BranchFileRecord>, count: number, faker: Faker): CsvFile<BranchFileRecord> {
   const pool = real.records;
   const pick = () => pool[faker.number.int(pool.length - 1)];
-  const records: BranchRecord[] = [];
+  const records: BranchFileRecord[] = [];
   for (let serial = 0; serial < count; serial++) {
     // Bank, place, branch name and street come from different real branches: new combinations with the
     // real vocabulary and the real bank sizes.
@@ -99,7 +97,7 @@ export function generateSeedFiles(options: GenerateOptions, real: SeedFiles = re
     options.agents,
     real.partners.records.map((p) => Number(p.demo_locations || 0)),
   );
-  const partnerRecords: PartnerRecord[] = real.partners.records.map((p, i) => ({
+  const partnerRecords: PartnerFileRecord[] = real.partners.records.map((p, i) => ({
     ...p,
     demo_locations: String(locations[i]),
   }));
