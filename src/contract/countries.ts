@@ -17,8 +17,11 @@ export interface CountryProfile {
     branchDescription?: string;
     /** A branch row's routing number problem (the import), or null. Default: optional, 1–20 letters or digits. */
     routingNumberProblem?: (row: BranchCodes) => string | null;
-    /** A routing number for a generated branch (scripts/gen.ts), unique per serial. Default: none (''). */
-    generatedRoutingNumber?: (bankCode: string, serial: number) => string;
+    /**
+     * Routing numbers of generated branches (scripts/gen.ts), valid for the row check: a prefix for the branch's
+     * bank and district, then `serial(n)` for the n-th generated branch of that prefix. Default: none ('').
+     */
+    generatedRouting?: { prefix: (bankCode: string, district: string) => string; serial: (n: number) => string };
   };
   /** The branch search's `district` filter applies (spec §4.3: Bangladesh only). */
   districtFilter?: boolean;
@@ -147,6 +150,12 @@ const bdDistrictKey = (name: string) => {
   return key;
 };
 
+/** The district code of a district as spelled in a branch file ('' when unknown). */
+const bdDistrictCode = (district: string) => {
+  const key = bdDistrictKey(district);
+  return Object.keys(BD_DISTRICT_CODES).find((code) => bdDistrictKey(BD_DISTRICT_CODES[code]) === key) ?? '';
+};
+
 /** India: IFSC, the four-letter bank code, a zero, six letters or digits. */
 const IFSC = /^[A-Z]{4}0[A-Z0-9]{6}$/;
 /** Bangladesh: bank(3) district(2) branch(3) check digit(1). */
@@ -173,7 +182,10 @@ export const COUNTRY_PROFILES: Readonly<Record<string, CountryProfile>> = {
         if (routing.slice(0, 4) !== bankCode) return `IFSC ${routing} does not start with the bank code ${bankCode}`;
         return null;
       },
-      generatedRoutingNumber: (bankCode, serial) => `${bankCode}0${serial.toString(36).toUpperCase().padStart(6, '0')}`,
+      generatedRouting: {
+        prefix: (bankCode) => `${bankCode}0`,
+        serial: (n) => n.toString(36).toUpperCase().padStart(6, '0'),
+      },
     },
     stateSpellings: {
       andamanandnicobarisland: 'andamanandnicobarislands',
@@ -206,7 +218,11 @@ export const COUNTRY_PROFILES: Readonly<Record<string, CountryProfile>> = {
         }
         return null;
       },
-      generatedRoutingNumber: (bankCode, serial) => `${bankCode}${String(serial).padStart(6, '0')}`,
+      // The district's code (its first, for Dhaka), then branch(3) and check digit(1) as four digits.
+      generatedRouting: {
+        prefix: (bankCode, district) => `${bankCode}${bdDistrictCode(district)}`,
+        serial: (n) => String(n).padStart(4, '0'),
+      },
     },
     districtFilter: true,
     // The 2018 official spellings and the older ones still found in branch names, the state catalog and

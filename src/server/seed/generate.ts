@@ -38,14 +38,27 @@ export function apportion(total: number, weights: number[]): number[] {
   return parts;
 }
 
-/** The branch's own code, unique per country, in the country's format (its profile, countries.ts). */
-const routingNumber = (country: string, bankCode: string, serial: number) =>
-  countryProfile(country).codes?.generatedRoutingNumber?.(bankCode, serial) ?? '';
+/**
+ * The branch's own code, unique per country, in the country's format (its profile, countries.ts): the profile's
+ * prefix for the bank and district, then the next serial of that prefix.
+ */
+function routingNumbers() {
+  const serials = new Map<string, number>();
+  return (record: { country: string; bank_code: string; district: string }) => {
+    const routing = countryProfile(record.country).codes?.generatedRouting;
+    if (!routing) return '';
+    const prefix = routing.prefix(record.bank_code, record.district);
+    const n = serials.get(prefix) ?? 0;
+    serials.set(prefix, n + 1);
+    return prefix + routing.serial(n);
+  };
+}
 
 function generateBranchFile(real: CsvFile<BranchFileRecord>, count: number, faker: Faker): CsvFile<BranchFileRecord> {
   const pool = real.records;
   const pick = () => pool[faker.number.int(pool.length - 1)];
   const records: BranchFileRecord[] = [];
+  const routingNumber = routingNumbers();
   for (let serial = 0; serial < count; serial++) {
     // Bank, place, branch name and street come from different real branches: new combinations with the
     // real vocabulary and the real bank sizes.
@@ -55,7 +68,7 @@ function generateBranchFile(real: CsvFile<BranchFileRecord>, count: number, fake
       country: bank.country,
       bank_code: bank.bank_code,
       bank_name: bank.bank_name,
-      routing_number: routingNumber(bank.country, bank.bank_code, serial),
+      routing_number: routingNumber({ country: bank.country, bank_code: bank.bank_code, district: place.district }),
       branch_name: pick().branch_name,
       address_line1: pick().address_line1,
       address_line2: place.address_line2,
