@@ -4,6 +4,7 @@ export * from './primitives';
 export * from './lookups';
 export * from './operations';
 export * from './csv-cell';
+export * from './countries';
 export * from './place-aliases';
 export * from './bank-codes';
 export * from './codes';

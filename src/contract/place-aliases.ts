@@ -1,17 +1,13 @@
-// Places known under two names (the 2018 official spellings of Bangladesh and the older ones still found in
-// branch names, the state catalog and tellers' habits). One table per receiving country, imported by the
-// server's search index (the branch filters accept either name) and by the portal (lists and hints show both).
-// The first name of each entry is the one the served data uses in `district` and Address Line 2.
+import { COUNTRY_PROFILES } from './countries';
 
-export const PLACE_ALIASES: Readonly<Record<string, readonly (readonly string[])[]>> = {
-  BD: [
-    ['Chattogram', 'Chittagong'],
-    ['Barishal', 'Barisal'],
-    ['Jashore', 'Jessore'],
-    ['Cumilla', 'Comilla'],
-    ['Bogura', 'Bogra'],
-  ],
-};
+// Places known under two names (the country profiles' `placeAliases`, countries.ts: the 2018 official spellings
+// of Bangladesh and the older ones still found in branch names, the state catalog and tellers' habits). Used by
+// the server's search index (the branch filters accept either name) and by the portal (lists and hints show
+// both). The first name of each entry is the one the served data uses in `district` and Address Line 2.
+
+export const PLACE_ALIASES: Readonly<Record<string, readonly (readonly string[])[]>> = Object.fromEntries(
+  Object.entries(COUNTRY_PROFILES).flatMap(([country, p]) => (p.placeAliases ? [[country, p.placeAliases]] : [])),
+);
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -29,9 +29,7 @@ import { SearchService } from './search/search-service';
 import { StoreUnavailableError, type LookupStore } from './store/store';
 import rateLimit, { type RateLimitOptions } from './plugins/external/rate-limit';
 import type { RedisDependency } from './redis';
-import referenceRoutes from './routes/v1/reference';
-import lookupRoutes from './routes/v1/lookups';
-import extensionRoutes from './routes/v1/extensions';
+import { OPERATIONS, v1Routes } from './routes/v1';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -275,7 +273,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   if (options.rateLimit) await app.register(rateLimit, options.rateLimit);
-  await app.register(audit);
+  // The audit log keeps the values of the operations' query parameters only.
+  await app.register(audit, { parameters: OPERATIONS.flatMap((operation) => Object.keys(operation.query.shape)) });
   await app.register(metrics, { ...options.metrics, apiKeysOn: options.access?.apiKeys !== undefined });
   await app.register(operationsRoutes);
 
@@ -289,9 +288,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (lookups) => {
       await lookups.register(access, options.access ?? {});
-      await lookups.register(referenceRoutes);
-      await lookups.register(lookupRoutes);
-      await lookups.register(extensionRoutes);
+      await lookups.register(v1Routes);
     },
     { prefix: '/v1' },
   );

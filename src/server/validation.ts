@@ -1,6 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { ACCOUNT_TRANSFER_TO_OTHER_BANK, DISTRICT_COUNTRY, lookupHeaders, type ProblemParameter } from '../contract';
+import {
+  ACCOUNT_TRANSFER_TO_OTHER_BANK,
+  DISTRICT_COUNTRIES,
+  countryProfile,
+  lookupHeaders,
+  type ProblemParameter,
+} from '../contract';
 import { deliveryModeCodeOf } from '../contract/delivery-modes';
 import { ProblemError } from './problems';
 import type { ReferenceCache } from './reference-cache';
@@ -28,13 +34,20 @@ export function headerProblems(request: FastifyRequest): ProblemParameter[] {
   return parsed.success ? [] : issuesToParameters(parsed.error.issues, 'header');
 }
 
-type Semantic<T> = (query: T, reference: ReferenceCache) => ProblemParameter[];
+export type Semantic<T> = (query: T, reference: ReferenceCache) => ProblemParameter[];
+
+const invalidRequest = (problems: ProblemParameter[]) =>
+  new ProblemError(
+    'invalidRequest',
+    `The request has ${problems.length} invalid parameter${problems.length === 1 ? '' : 's'}: ${problems.map((p) => p.name).join(', ')}.`,
+    problems,
+  );
 
 /**
- * Parses the query with the contract's schema and checks headers; then runs the semantic checks on the
+ * Parses the query with the operation's schema and checks headers; then runs the semantic checks on the
  * parameters that parsed. Throws one ProblemError naming every invalid parameter and header.
  */
-export function parseLookup<S extends z.ZodType>(
+function parseQuery<S extends z.ZodType>(
   request: FastifyRequest,
   schema: S,
   reference: ReferenceCache,
@@ -53,11 +66,32 @@ export function parseLookup<S extends z.ZodType>(
     const wellFormed = wellFormedParameters(schema, request.query, invalid);
     problems.push(...(semantic?.(wellFormed as Partial<z.output<S>>, reference) ?? []));
   }
-  throw new ProblemError(
-    'invalidRequest',
-    `The request has ${problems.length} invalid parameter${problems.length === 1 ? '' : 's'}: ${problems.map((p) => p.name).join(', ')}.`,
-    problems,
-  );
+  throw invalidRequest(problems);
+}
+
+/**
+ * An operation's request (routes/v1/operation.ts): path parameters, headers, query and the semantic rules, all
+ * checked before one ProblemError names every invalid one (path parameters first).
+ */
+export function parseRequest<Q extends z.ZodObject, P extends z.ZodObject | undefined>(
+  request: FastifyRequest,
+  operation: { query: Q; params?: P; rules?: Semantic<Partial<z.output<Q>>> },
+  reference: ReferenceCache,
+): { query: z.output<Q>; params: P extends z.ZodObject ? z.output<P> : undefined } {
+  type Params = P extends z.ZodObject ? z.output<P> : undefined;
+  if (!operation.params) {
+    return { query: parseQuery(request, operation.query, reference, operation.rules), params: undefined as Params };
+  }
+  const params = operation.params.safeParse(request.params);
+  let query: z.output<Q>;
+  try {
+    query = parseQuery(request, operation.query, reference, operation.rules);
+  } catch (error) {
+    if (!(error instanceof ProblemError) || params.success) throw error;
+    throw invalidRequest([...issuesToParameters(params.error.issues, 'path'), ...error.errors]);
+  }
+  if (!params.success) throw invalidRequest(issuesToParameters(params.error.issues, 'path'));
+  return { query, params: params.data as Params };
 }
 
 function wellFormedParameters(schema: z.ZodType, query: unknown, invalid: Set<string>): Record<string, unknown> {
@@ -124,7 +158,7 @@ export const stateOfCountry: Semantic<{ receivingCountry?: string; state?: strin
       ]
     : [];
 
-/** Bank branches serve delivery mode 04; district applies to Bangladesh only (spec §4.3). */
+/** Bank branches serve delivery mode 04; district applies to Bangladesh only (spec §4.3; countries.ts). */
 export const branchRules: Semantic<{ receivingCountry?: string; deliveryMode?: number; district?: string }> = (
   query,
   reference,
@@ -141,15 +175,19 @@ export const branchRules: Semantic<{ receivingCountry?: string; deliveryMode?: n
       message: 'bank branches serve delivery mode 04 (Account Transfer to Other Bank) only',
     });
   }
-  if (query.district !== undefined && query.receivingCountry && query.receivingCountry !== DISTRICT_COUNTRY) {
-    problems.push({
-      name: 'district',
-      in: 'query',
-      message: 'applies only when the receiving country is Bangladesh (BD)',
-    });
+  if (
+    query.district !== undefined &&
+    query.receivingCountry &&
+    !countryProfile(query.receivingCountry).districtFilter
+  ) {
+    problems.push({ name: 'district', in: 'query', message: DISTRICT_MESSAGE(reference) });
   }
   return problems;
 };
+
+/** "applies only when the receiving country is Bangladesh (BD)": the countries whose profile has the filter. */
+const DISTRICT_MESSAGE = (reference: ReferenceCache) =>
+  `applies only when the receiving country is ${DISTRICT_COUNTRIES.map((c) => `${reference.country(c)?.name ?? c} (${c})`).join(' or ')}`;
 
 export const all =
   <T>(...checks: Semantic<T>[]): Semantic<T> =>

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify/sync';
 import { readSeedFiles } from '../server/seed/seed';
-import { BD_DISTRICT_CODES } from '../server/importer/bd-districts';
+import { BD_DISTRICT_CODES } from '../contract/countries';
 import { branchesKind } from '../server/importer/kinds';
 
 /**

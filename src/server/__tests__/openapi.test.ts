@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { lookupHeaders } from '../../contract';
-import { LOOKUP_OPERATIONS } from '../openapi';
+import { OPERATIONS } from '../routes/v1';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 // The OpenAPI document is generated from the contract; it must be valid OpenAPI 3.1 and describe every
@@ -23,11 +23,9 @@ describe('GET /v1/openapi.json', () => {
     expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
   });
 
-  // The operation list the document is built from (openapi.ts): each must come out with its parameters.
-  const operations = Object.entries(LOOKUP_OPERATIONS).map(([path, operation]) => [
-    path,
-    'query' in operation ? operation.query : null,
-  ]) as [string, { shape: Record<string, unknown> } | null][];
+  // The operation list the routes and the document are made from (routes/v1): each must come out with its
+  // parameters.
+  const operations = OPERATIONS.map((operation) => [operation.path, operation.query] as const);
 
   it.each(operations)('%s lists its parameters, headers and errors', (path, query) => {
     const operation = document.paths[path]?.get;
@@ -35,7 +33,7 @@ describe('GET /v1/openapi.json', () => {
     const parameters = (operation.parameters as { name: string; in: string; required?: boolean }[]).map(
       (p) => `${p.in}:${p.name}`,
     );
-    for (const name of Object.keys(query?.shape ?? {})) expect(parameters).toContain(`query:${name}`);
+    for (const name of Object.keys(query.shape)) expect(parameters).toContain(`query:${name}`);
     for (const name of Object.keys(lookupHeaders.shape)) expect(parameters).toContain(`header:${name}`);
     expect(operation.parameters.find((p: { name: string }) => p.name === 'x-fapi-financial-id').required).toBe(true);
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '500', '503']));

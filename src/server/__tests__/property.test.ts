@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aliveResponse, MAX_INT32, MAX_TEXT_LENGTH, problem, readyResponse } from '../../contract';
 import { createTestApp, FINANCIAL_ID, type TestApp } from '../../testing/test-app';
 import { DEFAULT_LIMITS } from '../plugins/app/limits';
-import { LOOKUP_OPERATIONS } from '../openapi';
+import { OPERATIONS, type OperationPath } from '../routes/v1';
 
 // Property-based suite: generated query strings and headers against every endpoint. Whatever is sent, the
 // answer is 200 with a body valid against the endpoint's contract, or a 400 problem (404 on unknown
@@ -21,9 +21,9 @@ interface Endpoint {
 
 /**
  * A valid query of every lookup operation, so generated variations start near the accepted region, not only in
- * the rejected one. Keyed by the operation list (openapi.ts): a new operation without one does not compile.
+ * the rejected one. Keyed by the operation list (routes/v1): a new operation without one does not compile.
  */
-const VALID: Record<keyof typeof LOOKUP_OPERATIONS, Record<string, string>> = {
+const VALID: Record<OperationPath, Record<string, string>> = {
   '/v1/agents': { receivingCountry: 'MX', deliveryMode: '1', search: 'OXXO' },
   '/v1/payout-networks': { receivingCountry: 'BD', deliveryMode: '4' },
   '/v1/banks/branches': { receivingCountry: 'BD', deliveryMode: '04', receivingAgentHeadOfficeCode: 'BRACBD' },
@@ -36,14 +36,15 @@ const VALID: Record<keyof typeof LOOKUP_OPERATIONS, Record<string, string>> = {
   '/v1/banks/browse': { receivingCountry: 'BD', deliveryMode: '04', receivingAgentHeadOfficeCode: 'BRACBD' },
 };
 
-// The operations of the API reference (LOOKUP_OPERATIONS), and the two operations endpoints outside it.
+// The /v1 operations (routes/v1: the routes and the API reference are made from the same list), and the two
+// operations endpoints outside it.
 const ENDPOINTS: Endpoint[] = [
-  ...Object.entries(LOOKUP_OPERATIONS).map(([path, operation]) => ({
+  ...OPERATIONS.map((operation) => ({
     // A path parameter gets a real code: the generated variations are of the query.
-    path: path.replace('{code}', 'ABHY0065002'),
-    parameters: 'query' in operation ? Object.keys(operation.query.shape) : [],
+    path: operation.path.replace('{code}', 'ABHY0065002'),
+    parameters: Object.keys(operation.query.shape),
     response: operation.response as z.ZodType,
-    valid: VALID[path as keyof typeof LOOKUP_OPERATIONS],
+    valid: VALID[operation.path],
   })),
   { path: '/healthz', parameters: [], response: aliveResponse, valid: {} },
   { path: '/readyz', parameters: [], response: readyResponse, valid: {} },

@@ -1,10 +1,9 @@
 import type { ZodType } from 'zod';
-import { countries as isoCountries } from 'countries-list';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../contract';
 import type { AgentRow, BranchRow, DataSet, DataSetSource, HeadOfficeRow } from '../domain/data-set';
-import { toBranchRow, toHeadOfficeRow } from '../seed/csv-files';
-import { StateResolver, loadCitiesOf, loadStates } from '../seed/states';
+import { StateResolver, loadCitiesOf } from '../domain/places';
+import { countriesOf, sortedBanks, toBranchRow, toHeadOfficeRow } from './records';
 import { deliveryModeCodeOf } from '../../contract/delivery-modes';
 import {
   agentRecord,
@@ -47,16 +46,6 @@ export interface ImportKindDefinition<R> {
   /** The served rows of this kind as file cells, in the import format. */
   cells(served: DataSet): Record<string, string>[];
 }
-
-/** The bank codes of each country's branches, sorted: what `routes_to_banks = *` stands for. */
-export const sortedBanks = (branches: BranchRow[]) => {
-  const banks = new Map<string, Set<string>>();
-  for (const b of branches) {
-    if (!banks.has(b.country)) banks.set(b.country, new Set());
-    banks.get(b.country)!.add(b.bankCode);
-  }
-  return (country: string) => [...(banks.get(country) ?? [])].sort();
-};
 
 /**
  * A head office routes to every bank of its country when its list is that whole list: that is what `*`
@@ -333,16 +322,6 @@ export const partnersKind: ImportKindDefinition<PartnerFileRecord> = {
     }));
   },
 };
-
-/** Served countries, their states and cities, as the seed derives them (seed.ts), for a changed country list. */
-function countriesOf(codes: string[], branches: BranchRow[]) {
-  const countries = codes.map((code) => {
-    const info = isoCountries[code as keyof typeof isoCountries];
-    return { code, name: info.name, currency: info.currency[0] };
-  });
-  const states = loadStates(codes);
-  return { countries, states, cities: loadCitiesOf(states, branches) };
-}
 
 export const agentsKind: ImportKindDefinition<AgentFileRecord> = {
   kind: 'agents',

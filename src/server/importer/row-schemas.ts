@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { countries as isoCountries } from 'countries-list';
-import { WITHOUT_CONTROL_CHARACTERS, payoutType } from '../../contract';
+import { WITHOUT_CONTROL_CHARACTERS, payoutType, type BranchCodes } from '../../contract';
 import { DELIVERY_MODE_CATALOG, deliveryModeCodeOf } from '../../contract/delivery-modes';
-import { placeKey } from '../seed/states';
-import { BD_DISTRICT_CODES } from './bd-districts';
+import { countryProfile } from '../../contract/countries';
 
 // Row schemas of the import files: one zod object per kind over the file's columns (data/seed/SOURCES.md,
 // README.md, "Keeping partner data current"). They check what a row says on its own — required fields, code formats,
@@ -34,19 +33,12 @@ export const HEAD_OFFICE_CODE = /^[A-Z0-9]{6}$/;
 const headOfficeCode = () =>
   z.string().min(1, 'is required').regex(HEAD_OFFICE_CODE, 'must be six upper-case letters or digits');
 
-/** India: IFSC, four-letter bank code, a zero, six letters or digits. */
-export const IFSC = /^[A-Z]{4}0[A-Z0-9]{6}$/;
-/** Bangladesh: bank(3) district(2) branch(3) check digit(1). */
-export const BD_ROUTING_NUMBER = /^\d{9}$/;
-
-/** Bank code formats of the countries whose codes are published (SOURCES.md); others: 1–11 letters or digits. */
-const BANK_CODE_FORMATS: Record<string, { pattern: RegExp; description: string }> = {
-  IN: { pattern: /^[A-Z]{4}$/, description: 'the four-letter IFSC bank prefix' },
-  BD: { pattern: /^\d{3}$/, description: 'the three-digit Bangladesh Bank code' },
-  NG: { pattern: /^\d{3}$/, description: 'the three-digit CBN bank code' },
-};
+/** Bank codes: the country profile's format (countries.ts); others: 1–11 letters or digits. */
 const ANY_BANK_CODE = { pattern: /^[A-Z0-9]{1,11}$/, description: '1 to 11 upper-case letters or digits' };
-export const bankCodeFormat = (country: string) => BANK_CODE_FORMATS[country] ?? ANY_BANK_CODE;
+export const bankCodeFormat = (country: string) => {
+  const codes = countryProfile(country).codes;
+  return codes ? { pattern: codes.bank, description: codes.importBankDescription } : ANY_BANK_CODE;
+};
 
 /** Why a bank code does not fit its country's format, or null. */
 export function bankCodeProblem(country: string, bankCode: string): string | null {
@@ -54,42 +46,12 @@ export function bankCodeProblem(country: string, bankCode: string): string | nul
   return format.pattern.test(bankCode) ? null : `must be ${format.description} (${country}), got "${bankCode}"`;
 }
 
-// Few distinct district names, many rows: normalise each name once.
-const districtKeys = new Map<string, string>();
-const districtKey = (name: string) => {
-  let key = districtKeys.get(name);
-  if (key === undefined) districtKeys.set(name, (key = placeKey('BD', name)));
-  return key;
-};
-
-/** The routing number rules per country; null when the routing number is fine. */
-function routingNumberProblem(row: {
-  country: string;
-  bank_code: string;
-  routing_number: string;
-  district: string;
-}): string | null {
-  const { country, bank_code: bankCode, routing_number: routing } = row;
-  if (country === 'IN') {
-    if (!routing) return 'is required for India: the branch IFSC';
-    if (!IFSC.test(routing)) return 'must be an IFSC: four letters, 0, six letters or digits (^[A-Z]{4}0[A-Z0-9]{6}$)';
-    if (routing.slice(0, 4) !== bankCode) return `IFSC ${routing} does not start with the bank code ${bankCode}`;
-    return null;
-  }
-  if (country === 'BD') {
-    if (!routing) return 'is required for Bangladesh: the nine-digit routing number';
-    if (!BD_ROUTING_NUMBER.test(routing)) return 'must be a nine-digit Bangladesh Bank routing number';
-    if (routing.slice(0, 3) !== bankCode)
-      return `routing number ${routing} does not start with the bank code ${bankCode}`;
-    const districtCode = routing.slice(3, 5);
-    const district = BD_DISTRICT_CODES[districtCode];
-    if (!district) return `digits 4–5 (${districtCode}) are not a known Bangladesh district code`;
-    if (row.district && districtKey(row.district) !== districtKey(district)) {
-      return `district code ${districtCode} is ${district}, but the district column says ${row.district}`;
-    }
-    return null;
-  }
-  if (routing && !/^[A-Z0-9]{1,20}$/.test(routing)) return 'must be 1 to 20 upper-case letters or digits';
+/** The routing number rules of the country's profile (countries.ts); null when the routing number is fine. */
+function routingNumberProblem(row: BranchCodes & { country: string }): string | null {
+  const check = countryProfile(row.country).codes?.routingNumberProblem;
+  if (check) return check(row);
+  if (row.routing_number && !/^[A-Z0-9]{1,20}$/.test(row.routing_number))
+    return 'must be 1 to 20 upper-case letters or digits';
   return null;
 }
 
@@ -116,9 +78,6 @@ export const branchRecord = z
 
 const deliveryModeCodes = new Map(DELIVERY_MODE_CATALOG.map((m) => [deliveryModeCodeOf(m.value), m.value]));
 const catalogText = [...deliveryModeCodes.keys()].join(', ');
-
-/** India takes account transfers only as delivery mode 04 (spec §1). */
-const INDIA_ONLY_MODES = new Set([4]);
 
 export const partnerRecord = z
   .object({
@@ -152,12 +111,10 @@ export const partnerRecord = z
       ctx.addIssue({ code: 'custom', path: ['delivery_modes'], message: 'lists a delivery mode twice' });
     }
     const modes = codes.map((code) => deliveryModeCodes.get(code)!);
-    if (row.country === 'IN' && modes.some((m) => !INDIA_ONLY_MODES.has(m))) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['delivery_modes'],
-        message: 'India takes account transfers only as delivery mode 04',
-      });
+    // A country may take only some modes (India: account transfers only as 04, spec §1).
+    const only = countryProfile(row.country).deliveryModes;
+    if (only && modes.some((m) => !only.only.includes(m))) {
+      ctx.addIssue({ code: 'custom', path: ['delivery_modes'], message: only.message });
     }
     const routes = row.routes_to_banks;
     const offersBankTransfer = modes.includes(4);

@@ -1,30 +1,17 @@
-import { Faker, base, en, en_IN, en_NG, es, es_MX, vi } from '@faker-js/faker';
+import { Faker, allLocales, base, en } from '@faker-js/faker';
 import { getExampleNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
 import { readFileSync } from 'node:fs';
 import type { AgentRow, CityRow, HeadOfficeRow, StateRow } from '../domain/data-set';
-import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../contract';
+import { ACCOUNT_TRANSFER_TO_OTHER_BANK, countryProfile } from '../../contract';
 
 // Agent locations are not published (data/seed/SOURCES.md): they are generated here from partners.csv and
 // the real states and cities of each country. The same seed gives the same rows, always: one Faker per
 // country, seeded from the seed and the country code, and partners and cities walked in a fixed order.
 
-const LOCALES: Record<string, Faker['rawDefinitions'][]> = {
-  MX: [es_MX, es],
-  GT: [es],
-  SV: [es],
-  HN: [es],
-  DO: [es],
-  CO: [es],
-  IN: [en_IN],
-  BD: [en_IN],
-  PK: [en_IN],
-  NP: [en_IN],
-  NG: [en_NG],
-  VN: [vi],
-  PH: [en],
-  KE: [en],
-};
+/** The Faker locales of the country's profile (countries.ts; English without one). */
+const localesOf = (country: string) =>
+  countryProfile(country).fakerLocales?.map((name) => allLocales[name as keyof typeof allLocales]) ?? [en];
 
 export const DEFAULT_AGENT_SEED = 20_260_101;
 
@@ -198,7 +185,7 @@ export function generateAgents(
     const modes = office.deliveryModes.filter((m) => m !== ACCOUNT_TRANSFER_TO_OTHER_BANK);
     const places = citiesOf.get(office.country) ?? [];
     if (modes.length === 0 || places.length === 0 || office.demoLocations <= 0) continue;
-    const faker = new Faker({ locale: [...(LOCALES[office.country] ?? [en]), en, base] });
+    const faker = new Faker({ locale: [...localesOf(office.country), en, base] });
     faker.seed(seedOf(seed, office.code));
     const perCity = new Map<string, number>();
     // Bigger places get more locations: the first cities of each state are drawn more often.

@@ -3,11 +3,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { Faker, base } from '@faker-js/faker';
-import type { BranchRecord, CsvFile, PartnerRecord } from './csv-files';
+import type { BranchFileRecord, PartnerFileRecord } from '../importer/row-schemas';
 import type { DataSet } from '../domain/data-set';
-import { readSeedFiles, referenceDataSet, type SeedFiles } from './seed';
+import { readSeedFiles, referenceDataSet, type CsvFile, type SeedFiles } from './seed';
 import { DEFAULT_AGENT_SEED, generateAgents } from './agents';
 import { agentsKind } from '../importer/kinds';
+import { countryProfile } from '../../contract';
 
 // A large data set for the benchmark (scripts/gen.ts), shaped like the real one. Branch fields are drawn
 // from the real branches of the same country, so a contains search matches about the same share of rows
@@ -37,17 +38,27 @@ export function apportion(total: number, weights: number[]): number[] {
   return parts;
 }
 
-/** The branch's own code, unique per country, in the country's format (data/seed/SOURCES.md). */
-function routingNumber(country: string, bankCode: string, serial: number): string {
-  if (country === 'IN') return `${bankCode}0${serial.toString(36).toUpperCase().padStart(6, '0')}`;
-  if (country === 'BD') return `${bankCode}${String(serial).padStart(6, '0')}`;
-  return '';
+/**
+ * The branch's own code, unique per country, in the country's format (its profile, countries.ts): the profile's
+ * prefix for the bank and district, then the next serial of that prefix.
+ */
+function routingNumbers() {
+  const serials = new Map<string, number>();
+  return (record: { country: string; bank_code: string; district: string }) => {
+    const routing = countryProfile(record.country).codes?.generatedRouting;
+    if (!routing) return '';
+    const prefix = routing.prefix(record.bank_code, record.district);
+    const n = serials.get(prefix) ?? 0;
+    serials.set(prefix, n + 1);
+    return prefix + routing.serial(n);
+  };
 }
 
-function generateBranchFile(real: CsvFile<BranchRecord>, count: number, faker: Faker): CsvFile<BranchRecord> {
+function generateBranchFile(real: CsvFile<BranchFileRecord>, count: number, faker: Faker): CsvFile<BranchFileRecord> {
   const pool = real.records;
   const pick = () => pool[faker.number.int(pool.length - 1)];
-  const records: BranchRecord[] = [];
+  const records: BranchFileRecord[] = [];
+  const routingNumber = routingNumbers();
   for (let serial = 0; serial < count; serial++) {
     // Bank, place, branch name and street come from different real branches: new combinations with the
     // real vocabulary and the real bank sizes.
@@ -57,7 +68,7 @@ function generateBranchFile(real: CsvFile<BranchRecord>, count: number, faker: F
       country: bank.country,
       bank_code: bank.bank_code,
       bank_name: bank.bank_name,
-      routing_number: routingNumber(bank.country, bank.bank_code, serial),
+      routing_number: routingNumber({ country: bank.country, bank_code: bank.bank_code, district: place.district }),
       branch_name: pick().branch_name,
       address_line1: pick().address_line1,
       address_line2: place.address_line2,
@@ -99,7 +110,7 @@ export function generateSeedFiles(options: GenerateOptions, real: SeedFiles = re
     options.agents,
     real.partners.records.map((p) => Number(p.demo_locations || 0)),
   );
-  const partnerRecords: PartnerRecord[] = real.partners.records.map((p, i) => ({
+  const partnerRecords: PartnerFileRecord[] = real.partners.records.map((p, i) => ({
     ...p,
     demo_locations: String(locations[i]),
   }));

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { REPO_ROOT } from '../paths';
-import { countries as countryList } from 'countries-list';
-import type { DataSet } from '../domain/data-set';
-import { toBranchRow, toHeadOfficeRow, type BranchRecord, type CsvFile, type PartnerRecord } from './csv-files';
-import { StateResolver, loadCitiesOf, loadStates } from './states';
-import { agentsKind, branchesKind, partnersKind, sortedBanks } from '../importer/kinds';
+import type { DataSet, DataSetSource } from '../domain/data-set';
+import { StateResolver } from '../domain/places';
+import { agentsKind, branchesKind, partnersKind, type ImportKindDefinition } from '../importer/kinds';
+import { countriesOf, sortedBanks, toBranchRow, toHeadOfficeRow } from '../importer/records';
+import type { BranchFileRecord, PartnerFileRecord } from '../importer/row-schemas';
 import { loadImportFile, parseImportFile } from '../importer/read-file';
 import { goodRows, validateRecords } from '../importer/validate';
 import { DELIVERY_MODE_CATALOG } from '../../contract/delivery-modes';
@@ -22,31 +22,46 @@ export function buildSeedDataSet(dir = SEED_DIR): DataSet {
   return withAgentsFile(referenceDataSet(readSeedFiles(dir)), join(dir, 'agents.csv'));
 }
 
+/** A reference file's rows, as its kind's row schema parsed them, and where they came from. */
+export interface CsvFile<T> {
+  records: T[];
+  source: DataSetSource;
+}
+
 /** The reference files of a data/seed-shaped folder, parsed (formats in data/seed/SOURCES.md). */
 export interface SeedFiles {
-  partners: CsvFile<PartnerRecord>;
-  branchFiles: CsvFile<BranchRecord>[];
+  partners: CsvFile<PartnerFileRecord>;
+  branchFiles: CsvFile<BranchFileRecord>[];
 }
 
 export function readSeedFiles(dir = SEED_DIR): SeedFiles {
   return {
-    partners: readCsv<PartnerRecord>(join(dir, 'partners.csv'), 'partners', partnersKind.columns),
+    partners: readImportFile(join(dir, 'partners.csv'), partnersKind),
     branchFiles: readdirSync(join(dir, 'bank-branches'))
       .filter((f) => f.endsWith('.csv'))
       .sort()
-      .map((f) => readCsv<BranchRecord>(join(dir, 'bank-branches', f), 'branches', branchesKind.columns)),
+      .map((f) => readImportFile(join(dir, 'bank-branches', f), branchesKind)),
   };
 }
 
-/** A reference file read by the importer's reader (one CSV parser for the project: trimmed cells, checked header). */
-function readCsv<T>(path: string, kind: string, columns: readonly string[]): CsvFile<T> {
+/**
+ * A reference file read as `npm run import` reads one of its kind: the importer's reader (the project's one CSV
+ * parser: trimmed cells, checked header), then the kind's row schema. A shipped file with a bad row stops the
+ * seed. The checks against the served data (states, routability) run when the data set is built.
+ */
+function readImportFile<R>(path: string, definition: ImportKindDefinition<R>): CsvFile<R> {
   const file = loadImportFile(path);
   if (!('bytes' in file)) throw new Error(`${path}: ${file.reason}`);
-  const read = parseImportFile(file.file, file.bytes, columns);
+  const read = parseImportFile(file.file, file.bytes, definition.columns);
   const problems = [...read.fileProblems, ...read.records.flatMap((r) => r.problems)];
   if (problems.length) throw new Error(`${path}: line ${problems[0].line}: ${problems[0].reason}`);
-  const records = read.records.map((r) => r.record as unknown as T);
-  return { records, source: { kind, file: file.file, sha256: file.sha256, rows: records.length } };
+  const records = read.records.map(({ line, record }) => {
+    const parsed = definition.schema.safeParse(record);
+    if (parsed.success) return parsed.data;
+    const [issue] = parsed.error.issues;
+    throw new Error(`${path}: line ${line} ${String(issue.path[0] ?? '')}: ${issue.message}`);
+  });
+  return { records, source: { kind: definition.kind, file: file.file, sha256: file.sha256, rows: records.length } };
 }
 
 /**
@@ -55,17 +70,13 @@ function readCsv<T>(path: string, kind: string, columns: readonly string[]): Csv
  */
 export function referenceDataSet({ partners, branchFiles }: SeedFiles): DataSet {
   const countryCodes = [...new Set(partners.records.map((p) => p.country))].sort();
-  const countries = countryCodes.map((code) => {
-    const info = countryList[code as keyof typeof countryList];
-    return { code, name: info.name, currency: info.currency[0] };
-  });
-  const states = loadStates(countryCodes);
+  const { countries, states, cities } = countriesOf(
+    countryCodes,
+    branchFiles.flatMap((f) => f.records),
+  );
   const resolver = new StateResolver(states);
   const resolveState = (country: string, state: string) => resolver.resolve(country, state);
-
-  const branchRecords = branchFiles.flatMap((f) => f.records);
-  const branches = branchRecords.map((r) => toBranchRow(r, resolveState));
-  const cities = loadCitiesOf(states, branchRecords);
+  const branches = branchFiles.flatMap((f) => f.records.map((r) => toBranchRow(r, resolveState)));
 
   const banksOf = sortedBanks(branches);
   const headOffices = partners.records.map((p) => toHeadOfficeRow(p, banksOf));

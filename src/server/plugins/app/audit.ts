@@ -1,35 +1,29 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import {
-  FINANCIAL_ID_PATTERN,
-  MAX_TEXT_LENGTH,
-  UUID_SHAPED_PATTERN,
-  agentsQuery,
-  branchesQuery,
-  citiesQuery,
-  deliveryModesQuery,
-  payoutNetworksQuery,
-  statesQuery,
-} from '../../../contract';
+import { FINANCIAL_ID_PATTERN, MAX_TEXT_LENGTH, UUID_SHAPED_PATTERN } from '../../../contract';
 
-/** The query parameters of the contract; any other name (access_token=…) is never written to the log. */
-const KNOWN_PARAMETERS = new Set(
-  [agentsQuery, branchesQuery, citiesQuery, deliveryModesQuery, payoutNetworksQuery, statesQuery].flatMap((schema) =>
-    Object.keys(schema.shape),
-  ),
-);
+export interface AuditOptions {
+  /** The query parameters of the operations (app.ts: from routes/v1); any other name is never written. */
+  parameters: Iterable<string>;
+}
 
 const capped = (value: unknown) => {
   const text = String(value);
   return text.length > MAX_TEXT_LENGTH ? `${text.slice(0, MAX_TEXT_LENGTH)}…` : text;
 };
 
-/** The known parameters, each value capped at the longest a lookup accepts; unknown ones only counted. */
-function loggedQuery(query: unknown): { known: Record<string, string | string[]>; unknownParameters: number } {
+/**
+ * The known parameters (an operation's: any other name, access_token=… say, is never logged), each value capped
+ * at the longest a lookup accepts; unknown ones only counted.
+ */
+function loggedQuery(
+  query: unknown,
+  knownParameters: Set<string>,
+): { known: Record<string, string | string[]>; unknownParameters: number } {
   const known: Record<string, string | string[]> = {};
   let unknownParameters = 0;
   for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    if (!KNOWN_PARAMETERS.has(name)) unknownParameters++;
+    if (!knownParameters.has(name)) unknownParameters++;
     else known[name] = Array.isArray(value) ? value.slice(0, 5).map(capped) : capped(value);
   }
   return { known, unknownParameters };
@@ -48,9 +42,10 @@ function wellFormed(request: FastifyRequest, name: string, pattern: RegExp): str
  * as ?access_token=… is not).
  */
 export default fp(
-  async function audit(app: FastifyInstance) {
+  async function audit(app: FastifyInstance, options: AuditOptions) {
+    const knownParameters = new Set(options.parameters);
     app.addHook('onResponse', async (request, reply) => {
-      const { known, unknownParameters } = loggedQuery(request.query);
+      const { known, unknownParameters } = loggedQuery(request.query, knownParameters);
       request.log.info(
         {
           audit: {

@@ -1,16 +1,22 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   citiesQuery,
+  citiesResponse,
   dataStatusQuery,
+  dataStatusResponse,
   deliveryModesQuery,
+  deliveryModesResponse,
   receivingCountriesQuery,
+  receivingCountriesResponse,
   statesQuery,
+  statesResponse,
   type DeliveryMode,
   type ReceivingCountry,
 } from '../../../contract';
 import { deliveryModeCodeOf } from '../../../contract/delivery-modes';
 import type { ReferenceCache } from '../../reference-cache';
-import { all, countryOnly, parseLookup, stateOfCountry } from '../../validation';
+import { all, countryOnly, stateOfCountry } from '../../validation';
+import { defineOperation } from './operation';
 
 // The reference lookups the three operations point to (spec §1): receiving countries, delivery modes,
 // states and cities. They change only with the data set, so each answer is serialised once per data set
@@ -38,52 +44,86 @@ async function sendReference(
   return reply.type('application/json; charset=utf-8').send(await reference.body(key, build));
 }
 
-export default async function referenceRoutes(app: FastifyInstance) {
-  const reference = app.reference;
-
-  app.get('/receiving-countries', async (request, reply) => {
-    parseLookup(request, receivingCountriesQuery, reference);
-    return sendReference(reference, request, reply, 'receiving-countries', () => {
-      const data: ReceivingCountry[] = reference.reference.countries.map((c) => ({
-        code: c.code,
-        name: c.name,
-        currency: c.currency,
-        deliveryModes: c.deliveryModes.map(deliveryModeCodeOf),
+export const referenceOperations = [
+  defineOperation({
+    path: '/v1/receiving-countries',
+    summary: 'Get Receiving Countries',
+    description: 'All served receiving countries with currency and delivery modes.',
+    tag: 'Reference',
+    query: receivingCountriesQuery,
+    documentQuery: false,
+    response: receivingCountriesResponse,
+    async handle({ app: { reference }, request, reply }) {
+      return sendReference(reference, request, reply, 'receiving-countries', () => {
+        const data: ReceivingCountry[] = reference.reference.countries.map((c) => ({
+          code: c.code,
+          name: c.name,
+          currency: c.currency,
+          deliveryModes: c.deliveryModes.map(deliveryModeCodeOf),
+        }));
+        return { data };
+      });
+    },
+  }),
+  defineOperation({
+    path: '/v1/types',
+    summary: 'Get Types',
+    description: 'The allowed delivery modes (`filter=delivery-modes`).',
+    tag: 'Reference',
+    query: deliveryModesQuery,
+    response: deliveryModesResponse,
+    async handle({ app: { reference }, request, reply }) {
+      return sendReference(reference, request, reply, 'delivery-modes', () => {
+        const data: DeliveryMode[] = reference.reference.deliveryModes.map((m) => ({
+          code: deliveryModeCodeOf(m.value),
+          value: m.value,
+          name: m.name,
+        }));
+        return { data };
+      });
+    },
+  }),
+  defineOperation({
+    path: '/v1/states',
+    summary: 'Get States',
+    description: "States of a receiving country: the codes the agent list's `state` takes.",
+    tag: 'Reference',
+    query: statesQuery,
+    rules: countryOnly,
+    response: statesResponse,
+    async handle({ app: { reference }, request, reply, query }) {
+      return sendReference(reference, request, reply, `states:${query.receivingCountry}`, () => ({
+        data: reference.states(query.receivingCountry).map(({ code, name }) => ({ code, name })),
       }));
-      return { data };
-    });
-  });
-
-  app.get('/types', async (request, reply) => {
-    parseLookup(request, deliveryModesQuery, reference);
-    return sendReference(reference, request, reply, 'delivery-modes', () => {
-      const data: DeliveryMode[] = reference.reference.deliveryModes.map((m) => ({
-        code: deliveryModeCodeOf(m.value),
-        value: m.value,
-        name: m.name,
-      }));
-      return { data };
-    });
-  });
-
-  app.get('/states', async (request, reply) => {
-    const query = parseLookup(request, statesQuery, reference, countryOnly);
-    return sendReference(reference, request, reply, `states:${query.receivingCountry}`, () => ({
-      data: reference.states(query.receivingCountry).map(({ code, name }) => ({ code, name })),
-    }));
-  });
-
+    },
+  }),
   // Which data set is being served: per kind the rows, source file, content hash and import time.
-  app.get('/data-status', async (request) => {
-    parseLookup(request, dataStatusQuery, reference);
-    return { data: (await app.store.dataStatus()).sources };
-  });
-
-  app.get('/cities', async (request, reply) => {
-    const query = parseLookup(request, citiesQuery, reference, all(countryOnly, stateOfCountry));
-    // Read from the store once per data set and state; served like the other reference lists after that.
-    return sendReference(reference, request, reply, `cities:${query.receivingCountry}:${query.state}`, async () => ({
-      data: await app.store.cities(query.receivingCountry, query.state),
-    }));
-  });
-}
+  defineOperation({
+    path: '/v1/data-status',
+    summary: 'Get Data Status',
+    description: 'Which data set is being served: per kind the row count, source file, content hash and import time.',
+    tag: 'Reference',
+    query: dataStatusQuery,
+    documentQuery: false,
+    response: dataStatusResponse,
+    async handle({ app }) {
+      return { data: (await app.store.dataStatus()).sources };
+    },
+  }),
+  defineOperation({
+    path: '/v1/cities',
+    summary: 'Get Cities',
+    description: 'Cities of a state of a receiving country.',
+    tag: 'Reference',
+    query: citiesQuery,
+    rules: all(countryOnly, stateOfCountry),
+    response: citiesResponse,
+    async handle({ app, request, reply, query }) {
+      // Read from the store once per data set and state; served like the other reference lists after that.
+      const key = `cities:${query.receivingCountry}:${query.state}`;
+      return sendReference(app.reference, request, reply, key, async () => ({
+        data: await app.store.cities(query.receivingCountry, query.state),
+      }));
+    },
+  }),
+];

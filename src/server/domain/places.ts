@@ -1,73 +1,20 @@
 import { City, State } from 'country-state-city';
-import type { CityRow, StateRow } from '../domain/data-set';
+import { countryProfile, placeKey } from '../../contract/countries';
+import type { CityRow, StateRow } from './data-set';
 
 // States and cities of the served countries come from the maintained `country-state-city` package; the
 // codes are ISO 3166-2 subdivision codes without the country prefix (what the agent list's `state` takes).
+// What differs per country (code overrides, which subdivisions are states, published spellings) is in the
+// country profiles (src/contract/countries.ts).
 
-/** Where the package's code differs from ISO 3166-2 (MX-CMX is Mexico City) or exceeds the spec's 2–3 characters. */
-const CODE_OVERRIDES: Record<string, Record<string, string>> = { MX: { CDMX: 'CMX' } };
-
-/**
- * Bangladesh: the `state` of a branch is its division; districts are the separate `district` filter
- * (spec §4.3). So only the eight divisions (letter codes) are states, and the package's cities, which hang
- * off districts, are lifted to their division below.
- */
-const keepState = (country: string, code: string) => (country === 'BD' ? /^[A-Z]$/.test(code) : true);
-
-// Spellings in the published branch data that differ from the package's names (old/new romanisations,
-// truncations and typos as published). Keys and values are normalised names (see `nameKey`).
-const NAME_ALIASES: Record<string, Record<string, string>> = {
-  BD: { chattogram: 'chittagong', barishal: 'barisal', bogura: 'bogra', cumilla: 'comilla', jashore: 'jessore' },
-  IN: {
-    andamanandnicobarisland: 'andamanandnicobarislands',
-    dadraandnagarhaveli: 'dadraandnagarhavelianddamananddiu',
-    damananddiu: 'dadraandnagarhavelianddamananddiu',
-    orissa: 'odisha',
-    pondicherry: 'puducherry',
-  },
-  NG: {
-    fctabuja: 'abujafederalcapitalterritory',
-    abuja: 'abujafederalcapitalterritory',
-    lagosstate: 'lagos',
-    kastina: 'katsina',
-    nassarawa: 'nasarawa',
-    nazarawa: 'nasarawa',
-    nassa: 'nasarawa',
-    crossrivers: 'crossriver',
-    pleateau: 'plateau',
-    // Cities given where the state belongs.
-    victoriaisland: 'lagos',
-    maiduguri: 'borno',
-    yola: 'adamawa',
-    ibadan: 'oyo',
-    ilesha: 'osun',
-    aba: 'abia',
-  },
-};
-
-const DESIGNATIONS = /\b(state|division|department|province|district|region|zone)\b/g;
-
-/** A spelling-insensitive key for a place name: no accents, case, designations or punctuation. */
-export function nameKey(name: string): string {
-  return name
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(DESIGNATIONS, '')
-    .replace(/[^a-z0-9]/g, '');
-}
-
-/** `nameKey` with the country's published spellings mapped to the package's. */
-export function placeKey(country: string, name: string): string {
-  const key = nameKey(name);
-  return NAME_ALIASES[country]?.[key] ?? key;
-}
+const stateCode = (country: string, code: string) => countryProfile(country).stateCodeOverrides?.[code] ?? code;
+const keepState = (country: string, code: string) => countryProfile(country).isState?.(code) ?? true;
 
 export function loadStates(countries: string[]): StateRow[] {
   return countries.flatMap((country) =>
     State.getStatesOfCountry(country)
       .filter((s) => keepState(country, s.isoCode))
-      .map((s) => ({ country, code: CODE_OVERRIDES[country]?.[s.isoCode] ?? s.isoCode, name: s.name })),
+      .map((s) => ({ country, code: stateCode(country, s.isoCode), name: s.name })),
   );
 }
 
@@ -135,7 +82,7 @@ function loadCities(states: StateRow[], resolver: StateResolver, districtDivisio
   for (const country of countries) {
     const packageStates = new Map(State.getStatesOfCountry(country).map((s) => [s.isoCode, s.name]));
     for (const city of City.getCitiesOfCountry(country) ?? []) {
-      let state = CODE_OVERRIDES[country]?.[city.stateCode] ?? city.stateCode;
+      let state = stateCode(country, city.stateCode);
       if (!served.has(`${country}:${state}`)) {
         const district = packageStates.get(city.stateCode);
         const division = district ? districtDivisions.get(`${country}:${placeKey(country, district)}`) : undefined;

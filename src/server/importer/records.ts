@@ -1,0 +1,68 @@
+import { countries as isoCountries } from 'countries-list';
+import type { PayoutType } from '../../contract';
+import type { BranchRow, HeadOfficeRow } from '../domain/data-set';
+import { loadCitiesOf, loadStates } from '../domain/places';
+import type { BranchFileRecord, PartnerFileRecord } from './row-schemas';
+
+// From the rows of import files (as their row schemas parse them) to the data set's rows: what an import and the
+// seed (which imports data/seed the same way) both build.
+
+/** The bank codes of each country's branches, sorted: what `routes_to_banks = *` stands for. */
+export const sortedBanks = (branches: BranchRow[]) => {
+  const banks = new Map<string, Set<string>>();
+  for (const b of branches) {
+    if (!banks.has(b.country)) banks.set(b.country, new Set());
+    banks.get(b.country)!.add(b.bankCode);
+  }
+  return (country: string) => [...(banks.get(country) ?? [])].sort();
+};
+
+const orNull = (value: string | undefined) => (value && value.trim() !== '' ? value.trim() : null);
+
+export function toBranchRow(
+  record: BranchFileRecord,
+  resolveState: (country: string, state: string) => string | null,
+): BranchRow {
+  return {
+    country: record.country,
+    bankCode: record.bank_code,
+    bankName: record.bank_name,
+    routingNumber: orNull(record.routing_number),
+    branchName: record.branch_name,
+    addressLine1: orNull(record.address_line1),
+    addressLine2: orNull(record.address_line2),
+    city: orNull(record.city),
+    district: orNull(record.district),
+    state: resolveState(record.country, record.state),
+    publishedState: orNull(record.state),
+  };
+}
+
+/** `routes_to_banks`: `*` means every bank of that country in the branch files. */
+export function toHeadOfficeRow(
+  record: PartnerFileRecord,
+  banksOfCountry: (country: string) => string[],
+): HeadOfficeRow {
+  const routes = record.routes_to_banks.trim();
+  return {
+    code: record.head_office_code,
+    country: record.country,
+    name: record.head_office_name,
+    networkName: record.network_name,
+    payoutType: record.payout_type as PayoutType,
+    deliveryModes: record.delivery_modes.split(/\s+/).filter(Boolean).map(Number),
+    bankCodes: routes === '*' ? banksOfCountry(record.country) : routes.split(/\s+/).filter(Boolean),
+    demoLocations: Number(record.demo_locations || 0),
+  };
+}
+
+/** Served countries (those with partners), their states and cities: the seed's, and a partner import's when the
+ * country list changes. */
+export function countriesOf(codes: string[], branches: Parameters<typeof loadCitiesOf>[1]) {
+  const countries = codes.map((code) => {
+    const info = isoCountries[code as keyof typeof isoCountries];
+    return { code, name: info.name, currency: info.currency[0] };
+  });
+  const states = loadStates(codes);
+  return { countries, states, cities: loadCitiesOf(states, branches) };
+}

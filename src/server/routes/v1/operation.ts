@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { BodyPool } from '../../search/body-pool';
+import { parseRequest, type Semantic } from '../../validation';
+
+// One declaration per operation: its path, what the API reference says of it, its query (and path) schema, the
+// semantic rules its parameters must meet, its answer's schema and its handler. The Fastify route (below) and the
+// OpenAPI entry (openapi.ts) are both made from it, and the tests take the operations from the same list
+// (routes/v1/index.ts).
+
+export type OperationTag = 'Lookups' | 'Reference' | 'Extensions';
+
+/** What a handler is given: the parsed query and path parameters, and the app, request and reply. */
+export interface OperationContext<Q, P> {
+  app: FastifyInstance;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  query: Q;
+  params: P;
+  /** A buffer of `length` bytes from the app's pool, for a search answer written by the index. */
+  take: (length: number) => Buffer;
+  /** Sends a pooled buffer as the JSON answer; it goes back to the pool once the response has closed. */
+  sendPooled: (body: Buffer) => FastifyReply;
+}
+
+export interface Operation<
+  Path extends string = string,
+  Q extends z.ZodObject = z.ZodObject,
+  R extends z.ZodType = z.ZodType,
+  P extends z.ZodObject | undefined = z.ZodObject | undefined,
+> {
+  /** The path as the OpenAPI document writes it, parameters in braces: `/v1/codes/{code}`. */
+  path: Path;
+  summary: string;
+  description: string;
+  tag: OperationTag;
+  /** The query parameters (a strict object: an unknown one is a 400). */
+  query: Q;
+  /** Whether the OpenAPI entry lists the query; false for the operations whose query is empty (no parameters). */
+  documentQuery?: boolean;
+  /** The path parameters, for the operations that take one; checked together with headers and query. */
+  params?: P;
+  /** Checks of meaning against the served reference data (validation.ts), run on the well-formed parameters. */
+  rules?: Semantic<Partial<z.output<Q>>>;
+  /** The 200 answer's schema (documentation and the tests; the handler's answer is not parsed again). */
+  response: R;
+  /** Partner data: `cache-control: no-store` on every answer, errors included (set before anything else). */
+  partnerData?: boolean;
+  handle(
+    context: OperationContext<z.output<Q>, P extends z.ZodObject ? z.output<P> : undefined>,
+  ): Promise<z.input<R> | FastifyReply>;
+}
+
+/** Declares an operation; the literal path is kept in its type, so the tests can key a table by operation. */
+export const defineOperation = <
+  const Path extends `/v1/${string}`,
+  Q extends z.ZodObject,
+  R extends z.ZodType,
+  P extends z.ZodObject | undefined = undefined,
+>(
+  operation: Operation<Path, Q, R, P>,
+) => operation;
+
+// Partner data (agents, networks, branches, with addresses and phone numbers) is never stored by a browser or
+// a proxy.
+const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
+  reply.header('cache-control', 'no-store');
+};
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The Fastify route of `/v1/codes/{code}` under the `/v1` prefix: `/codes/:code`. */
+const routeUrl = (path: string) => path.replace(/^\/v1/, '').replace(/\{(\w+)\}/g, ':$1');
+
+/** A plugin (registered under the `/v1` prefix) that routes every operation of the list. */
+export function operationRoutes(operations: readonly Operation[]) {
+  return async function routes(app: FastifyInstance) {
+    // Search answers are written into pooled buffers, each taken back when its response has closed.
+    const bodies = new BodyPool();
+    for (const operation of operations) {
+      app.get(
+        routeUrl(operation.path),
+        operation.partnerData ? { onRequest: noStore } : {},
+        async (request: FastifyRequest, reply: FastifyReply) => {
+          const { query, params } = parseRequest(request, operation, app.reference);
+          return operation.handle({
+            app,
+            request,
+            reply,
+            query,
+            params,
+            take: bodies.take,
+            sendPooled: (body) => {
+              reply.raw.once('close', () => bodies.give(body));
+              return reply.type(JSON_TYPE).send(body);
+            },
+          });
+        },
+      );
+    }
+  };
+}
