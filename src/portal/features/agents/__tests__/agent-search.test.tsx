@@ -27,7 +27,8 @@ function AgentsScreen() {
 it('lists the agents of the URL, then writes the debounced search to the URL', async () => {
   const { location } = renderAt('/agents?receivingCountry=MX&deliveryMode=01&pageSize=5', <AgentsScreen />);
   const table = await screen.findByRole('table', { name: 'Agents' });
-  expect(within(table).getAllByRole('row')).toHaveLength(6); // header + 5
+  // The rows are drawn in a transition right after the table (results-view.tsx).
+  await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(6)); // header + 5
   expect(screen.getByTestId('result-total').textContent).toMatch(/^[\d,]+ agents$/);
 
   await userEvent.type(screen.getByLabelText('Search head office or agent name'), 'OXXO');
