@@ -1,5 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { chooseCountry, expect, expectAccessible, signIn, test } from './fixtures';
+import {
+  chooseCountry,
+  clearLikeAPerson,
+  expect,
+  expectAccessible,
+  paste,
+  signIn,
+  test,
+  typeLikeAPerson,
+} from './fixtures';
 
 test.beforeEach(async ({ page }) => signIn(page));
 
@@ -17,7 +26,7 @@ test('agent search: country and mode, state filter, case-sensitive search, pagin
 
   // Search is debounced and written to the URL; the hint says it is case-sensitive.
   await expect(page.getByText(/Case-sensitive contains/)).toBeVisible();
-  await page.getByLabel('Search head office or agent name').fill('OXXO');
+  await typeLikeAPerson(page.getByLabel('Search head office or agent name'), ['OXXO']);
   await expect(page).toHaveURL(/search=OXXO/);
   await expect(rows.first()).toContainText('OXXO');
   const oxxoTotal = await total.textContent();
@@ -52,7 +61,8 @@ test('agent search: country and mode, state filter, case-sensitive search, pagin
   await expect(rows.first()).toContainText('Jalisco');
 
   // Case-sensitive: lower case finds nothing, and the empty state says why.
-  await page.getByLabel('Search head office or agent name').fill('oxxo');
+  await clearLikeAPerson(page.getByLabel('Search head office or agent name'));
+  await typeLikeAPerson(page.getByLabel('Search head office or agent name'), ['oxxo']);
   await expect(page.getByText(/No agents in Jalisco match "oxxo"\. The search is case-sensitive/)).toBeVisible();
 });
 
@@ -111,7 +121,7 @@ test('a 400 from the API is shown with its message and correlation id', async ({
 
   // Typed text over 100 characters is stopped by the contract's own rule before any request.
   await page.goto('/agents?receivingCountry=MX&deliveryMode=01');
-  await page.getByLabel('Search head office or agent name').fill('A'.repeat(101));
+  await paste(page.getByLabel('Search head office or agent name'), 'A'.repeat(101));
   await expect(page.getByText('Search must be at most 100 characters')).toBeVisible();
   await expect(page).not.toHaveURL(/search=/);
 });

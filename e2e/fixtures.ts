@@ -19,7 +19,9 @@ export async function expectAccessible(page: Page) {
 
 /** Chooses a receiving country in the app bar by typing part of its name or code. */
 export async function chooseCountry(page: Page, typed: string, name: RegExp) {
-  await page.getByLabel('Receiving country').fill(typed);
+  const country = page.getByRole('combobox', { name: 'Receiving country' });
+  await clearLikeAPerson(country);
+  await typeLikeAPerson(country, [typed]);
   await page.getByRole('option', { name }).click();
 }
 
@@ -43,6 +45,13 @@ export async function typeLikeAPerson(locator: Locator, parts: string[], pauses:
     if (i > 0) await locator.page().waitForTimeout(pauses[i - 1] ?? between(150, 450));
     await locator.pressSequentially(part, { delay: between(60, 120) });
   }
+}
+
+/** Empties a field the way a teller does: select all, then Backspace. */
+export async function clearLikeAPerson(locator: Locator) {
+  await locator.click();
+  await locator.press('ControlOrMeta+A');
+  await locator.press('Backspace');
 }
 
 /** Pastes text the way a teller does (the clipboard, then Ctrl+V) into the focused field. */

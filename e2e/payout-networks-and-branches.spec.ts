@@ -1,4 +1,4 @@
-import { chooseCountry, chooseDeliveryMode, expect, expectAccessible, signIn, test } from './fixtures';
+import { chooseCountry, chooseDeliveryMode, expect, expectAccessible, signIn, test, typeLikeAPerson } from './fixtures';
 
 test.beforeEach(async ({ page }) => signIn(page));
 
@@ -30,10 +30,10 @@ test('branch finder for Bangladesh: head office, bank, district filter, empty re
   // District exists for Bangladesh only.
   const district = page.getByLabel('District', { exact: true });
   await expect(district).toBeVisible();
-  await district.fill('Sylhet');
+  await typeLikeAPerson(district, ['Sylhet']);
   await expect(page).toHaveURL(/district=Sylhet/);
   await expect(rows.first()).toContainText(/Sylhet/i);
-  await page.getByLabel('Bank name').fill('SONALI');
+  await typeLikeAPerson(page.getByLabel('Bank name'), ['SONALI']);
   await expect(page).toHaveURL(/bankName=SONALI/);
   await expect(rows.first()).toContainText('SONALI BANK');
   await expectAccessible(page);
@@ -49,7 +49,7 @@ test('branch finder for Bangladesh: head office, bank, district filter, empty re
 
   // A bank code no head office pays into gives an empty result, and the screen says so (issue #14 tests the other
   // causes).
-  await page.getByLabel('Bank code / routing number').fill('999');
+  await typeLikeAPerson(page.getByLabel('Bank code / routing number'), ['999']);
   await expect(
     page.getByText(/No branch of BD with the code 999 and bank name "SONALI", district "Sylhet" under any head office/),
   ).toBeVisible();

@@ -1,4 +1,4 @@
-import { chooseCountry, expect, expectAccessible, test } from './fixtures';
+import { chooseCountry, clearLikeAPerson, expect, expectAccessible, test, typeLikeAPerson } from './fixtures';
 
 test('asks for the agent correspondent id, checks its pattern, keeps it and lets the teller change it', async ({
   page,
@@ -8,13 +8,14 @@ test('asks for the agent correspondent id, checks its pattern, keeps it and lets
   await expectAccessible(page);
 
   const idField = page.getByLabel('Agent correspondent id');
-  await idField.fill('ab12');
+  await typeLikeAPerson(idField, ['ab12']);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(
     page.getByText(/must be two upper-case letters followed by four upper-case letters or digits/),
   ).toBeVisible();
 
-  await idField.fill('AB12CD');
+  await clearLikeAPerson(idField);
+  await typeLikeAPerson(idField, ['AB12CD']);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('button', { name: /Agent AB12CD/ })).toBeVisible();
   await expect(page).toHaveURL(/\/agents$/);
@@ -36,7 +37,8 @@ test('asks for the agent correspondent id, checks its pattern, keeps it and lets
   await page.reload();
   await page.getByRole('button', { name: /Agent AB12CD/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Agent correspondent id' });
-  await dialog.getByLabel('Agent correspondent id').fill('XY34ZZ');
+  await clearLikeAPerson(dialog.getByLabel('Agent correspondent id'));
+  await typeLikeAPerson(dialog.getByLabel('Agent correspondent id'), ['XY34ZZ']);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('button', { name: /Agent XY34ZZ/ })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('rpl.correspondentId'))).toBe('XY34ZZ');

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, expectAccessible, paste, signIn, test, typeLikeAPerson } from './fixtures';
+import { expect, expectAccessible, paste, signIn, test, typeLikeAPerson, clearLikeAPerson } from './fixtures';
 
 // Issue #14: one test per defect, typing with a teller's rhythm (keys 60–120 ms apart, pauses mid-word).
 
@@ -16,7 +16,7 @@ test('1. no typed character is lost when the URL catches up with a pause mid-wor
   const search = page.getByLabel('Search head office or agent name');
   // Pauses around the typing debounce: the URL write lands while the next word is being typed.
   for (const pause of [300, 380, 450]) {
-    await search.fill('');
+    await clearLikeAPerson(search);
     await typeLikeAPerson(search, ['OXXO', ' Zapopan'], [pause]);
     await expect(search).toHaveValue('OXXO Zapopan');
     await expect(page).toHaveURL(/search=OXXO(\+|%20)Zapopan/);
@@ -26,7 +26,7 @@ test('1. no typed character is lost when the URL catches up with a pause mid-wor
 
   // Typing right after choosing a state keeps the first letters.
   for (let run = 0; run < 4; run++) {
-    await search.fill('');
+    await clearLikeAPerson(search);
     await page.getByRole('combobox', { name: 'State' }).click();
     await page.getByRole('option', { name: run % 2 ? /Jalisco/ : /All states/ }).click();
     await page.waitForTimeout(150 + run * 15);
@@ -61,12 +61,12 @@ test('2. results on screen belong to the fields on screen: invalid input hides t
   await expect(page.getByText('Bank name must be at most 100 characters')).toBeVisible();
   await expect(page.getByTestId('results-hidden')).toBeVisible();
   await expect(copy).toHaveCount(0);
-  await page.getByLabel('Bank name').fill('');
+  await clearLikeAPerson(page.getByLabel('Bank name'));
   await expect(copy).toBeVisible();
 
   // A code pasted from a cheque with a tab and spaces around it is trimmed and found.
   const code = page.getByLabel('Bank code / routing number');
-  await code.fill('');
+  await clearLikeAPerson(code);
   await paste(code, '\tBARB0AKHABA  ');
   await code.press('Enter');
   await expect(page).toHaveURL(/bankCode=BARB0AKHABA(&|$)/);
@@ -75,7 +75,7 @@ test('2. results on screen belong to the fields on screen: invalid input hides t
 
   // The API goes down: while the new filter is unanswered, the old rows are marked and out of reach.
   await page.route('**/v1/banks/branches?**', (route) => route.abort());
-  await code.fill('');
+  await clearLikeAPerson(code);
   await typeLikeAPerson(code, ['SBIN'], []);
   await expect(page.getByTestId('results-stale')).toBeVisible();
   await expect(copy).toHaveCount(0);
@@ -233,7 +233,7 @@ test('7. sign-in checks the id with the service and upper-cases a typed one', as
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await expectAccessible(page);
 
-  await id.fill('');
+  await clearLikeAPerson(id);
   await typeLikeAPerson(id, ['ab1', '2cd']);
   await expect(id).toHaveCSS('text-transform', 'uppercase');
   await page.getByRole('button', { name: 'Sign in' }).click();
