@@ -1,0 +1,15 @@
+import { StrictMode, startTransition } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app';
+
+// The portal itself, imported by main.ts once the shell is painted. The first render is a transition: React
+// draws the portal in slices between which the browser stays responsive, rather than in one long task while a
+// slow PC also parses the scripts.
+const root = createRoot(document.getElementById('root')!);
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
+);
