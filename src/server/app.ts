@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -81,13 +82,15 @@ const isPortalRoute = (path: string) =>
  */
 const portalCacheHeaders =
   (portalDir: string) =>
-  (
-    reply: { header(name: string, value: string): unknown; raw: { removeHeader(name: string): void } },
-    file: string,
-  ) => {
+  // @fastify/static 9 (10 asks for Node 22 through content-disposition@3) hands over the raw response, whatever
+  // its types say.
+  (response: object, file: string) => {
+    const res = response as Pick<ServerResponse, 'setHeader' | 'removeHeader'>;
     const hashed = relative(portalDir, file).split(sep)[0] === 'assets';
-    reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
-    if (hashed) for (const name of DOCUMENT_ONLY_HEADERS) reply.raw.removeHeader(name);
+    res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    // Every file has .br/.gz twins: which one is sent depends on Accept-Encoding (9 does not say so itself).
+    res.setHeader('vary', 'accept-encoding');
+    if (hashed) for (const name of DOCUMENT_ONLY_HEADERS) res.removeHeader(name);
   };
 /**
  * Security headers that govern a document (what a page may load or embed, its browsing context group, its
@@ -301,6 +304,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       index: ['index.html'],
       // The build writes .br and .gz beside each file (vite.config.ts); they are sent as they are.
       preCompressed: true,
+      // Cache-Control is ours (setHeaders), not send's default max-age=0.
+      cacheControl: false,
       setHeaders: portalCacheHeaders(portalDir),
     });
   }
