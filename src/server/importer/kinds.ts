@@ -41,6 +41,8 @@ export interface KindCheck<R> {
 export interface ImportKindDefinition<R> {
   kind: ImportKind;
   columns: readonly string[];
+  /** Columns a file may leave out (each row then has them empty). */
+  optionalColumns?: readonly string[];
   schema: ZodType<R>;
   prepare(served: DataSet): KindCheck<R>;
   /** The served rows of this kind as file cells, in the import format. */
@@ -111,7 +113,15 @@ function duplicateCheck(column: string, what: string) {
     if (!key) return [];
     const first = firstLine.get(key);
     if (first !== undefined)
-      return [{ line, column, reason: `duplicate ${what} ${key}: first given on line ${first}` }];
+      return [
+        {
+          line,
+          column,
+          value: key,
+          rule: `${column}.duplicate`,
+          reason: `duplicate ${what} ${key}: first given on line ${first}`,
+        },
+      ];
     firstLine.set(key, line);
     return [];
   };
@@ -126,6 +136,8 @@ const servedCountryCheck = (served: DataSet) => {
           {
             line,
             column: 'country',
+            value: country,
+            rule: 'country.not-served',
             reason: `${country} is not a served receiving country (its partners must be imported first)`,
           },
         ];
@@ -140,6 +152,8 @@ const stateCheck =
           {
             line,
             column,
+            value: state,
+            rule: `${column}.unknown`,
             reason: `"${state}" is not a state of ${country} (GET /v1/states?receivingCountry=${country})`,
           },
         ];
@@ -178,6 +192,8 @@ export const branchesKind: ImportKindDefinition<BranchFileRecord> = {
           problems.push({
             line,
             column: 'bank_code',
+            value: r.bank_code,
+            rule: 'bank_code.not-routable',
             reason: `bank ${r.bank_code} is not routable: no head office of ${r.country} offering delivery mode 04 pays into it (partners routes_to_banks)`,
           });
         }
@@ -275,6 +291,8 @@ export const partnersKind: ImportKindDefinition<PartnerFileRecord> = {
           problems.push({
             line: lineOf.get(code) ?? null,
             column: 'head_office_code',
+            value: code,
+            rule: office.has(code) ? 'head_office_code.agents-in-old-country' : 'head_office_code.agents-orphaned',
             reason: office.has(code)
               ? `head office ${code} changes country, but ${count} served agents are in the old one; import agents first`
               : `head office ${code} is left out, but ${count} served agents belong to it; import agents without them first`,
@@ -291,6 +309,8 @@ export const partnersKind: ImportKindDefinition<PartnerFileRecord> = {
           problems.push({
             line: null,
             column: 'routes_to_banks',
+            value: null,
+            rule: 'routes_to_banks.unroutable',
             reason: `no head office offering delivery mode 04 would pay into ${bank}, which has ${count} served branches`,
           });
         }
@@ -351,18 +371,28 @@ export const agentsKind: ImportKindDefinition<AgentFileRecord> = {
           problems.push({
             line,
             column: 'head_office_code',
+            value: r.head_office_code,
+            rule: 'head_office_code.unknown',
             reason: `head office ${r.head_office_code} does not exist (import partners first)`,
           });
         else if (office.country !== r.country)
           problems.push({
             line,
             column: 'country',
+            value: r.country,
+            rule: 'country.head-office',
             reason: `head office ${office.code} is in ${office.country}, not ${r.country}`,
           });
         if (problems.some((p) => p.column === 'country')) return problems;
         problems.push(...checkState(r.country, r.state, line));
         if (r.phone_number && !parsePhoneNumberFromString(r.phone_number, r.country as CountryCode)?.isValid()) {
-          problems.push({ line, column: 'phone_number', reason: `is not a valid phone number of ${r.country}` });
+          problems.push({
+            line,
+            column: 'phone_number',
+            value: r.phone_number,
+            rule: 'phone_number.invalid',
+            reason: `is not a valid phone number of ${r.country}`,
+          });
         }
         return problems;
       },

@@ -55,6 +55,17 @@ function routingNumberProblem(row: BranchCodes & { country: string }): string | 
   return null;
 }
 
+/**
+ * The row checks that span cells run even when a cell's own check failed (zod skips them by default), so a row's
+ * report lists every fault; the importer keeps one fault per cell (validate.ts). The cells are text here.
+ */
+const EVERY_FAULT = {
+  when: (payload: { value: unknown }) =>
+    typeof payload.value === 'object' &&
+    payload.value !== null &&
+    Object.values(payload.value).every((v) => typeof v === 'string'),
+};
+
 export const branchRecord = z
   .object({
     country: countryCode(),
@@ -74,7 +85,7 @@ export const branchRecord = z
     if (bankCode && row.bank_code) ctx.addIssue({ code: 'custom', path: ['bank_code'], message: bankCode });
     const routing = routingNumberProblem(row);
     if (routing) ctx.addIssue({ code: 'custom', path: ['routing_number'], message: routing });
-  });
+  }, EVERY_FAULT);
 
 const deliveryModeCodes = new Map(DELIVERY_MODE_CATALOG.map((m) => [deliveryModeCodeOf(m.value), m.value]));
 const catalogText = [...deliveryModeCodes.keys()].join(', ');
@@ -97,6 +108,7 @@ export const partnerRecord = z
     demo_locations: z.string().regex(/^\d{0,7}$/, 'must be a whole number of agent locations (digits only)'),
   })
   .superRefine((row, ctx) => {
+    if (!row.delivery_modes) return; // reported on delivery_modes already
     const codes = row.delivery_modes.split(/\s+/).filter(Boolean);
     const unknown = codes.filter((code) => !deliveryModeCodes.has(code));
     if (unknown.length) {
@@ -140,7 +152,7 @@ export const partnerRecord = z
         });
       }
     }
-  });
+  }, EVERY_FAULT);
 
 /** Agent codes: the generated ones are the head office code and five digits; any 1–20 letters or digits. */
 export const AGENT_CODE = /^[A-Z0-9]{1,20}$/;

@@ -16,6 +16,20 @@ export interface Validation {
   good: number[];
 }
 
+/** A stable name of the rule a schema issue breaks: `bank_name.required`, `routing_number.format`, … */
+function ruleOf(column: string | null, issue: { code: string; message: string }): string {
+  const what = issue.message.startsWith('is required')
+    ? 'required'
+    : issue.code === 'invalid_format'
+      ? 'format'
+      : issue.code === 'too_big'
+        ? 'length'
+        : issue.code === 'custom'
+          ? 'check'
+          : issue.code;
+  return `${column ?? 'row'}.${what}`;
+}
+
 /**
  * Every row checked, in file order: its schema, then (`check`, prepared from the served data set) what needs
  * the served data and the rows before it.
@@ -32,12 +46,28 @@ export function validateRecords<R>(
     const { line, record } = records[index];
     const problems = [...records[index].problems];
     if ((index & 0x3fff) === 0) progress({ phase: 'validating', done: index, total });
-    if (problems.length === 0) {
-      const parsed = definition.schema.safeParse(record);
-      if (parsed.success) problems.push(...check.checkRow(parsed.data, line));
-      else
-        for (const issue of parsed.error.issues)
-          problems.push({ line, column: String(issue.path[0] ?? '') || null, reason: issue.message });
+    // Every fault of the row, not only the first: the schema's issues, then the checks against the served data
+    // on the cells the schema did not fault (a row the schema faults is still a row of the file: its codes
+    // count for duplicates).
+    const parsed = definition.schema.safeParse(record);
+    if (parsed.success) problems.push(...check.checkRow(parsed.data, line));
+    else {
+      const faulted = new Set<string>();
+      for (const issue of parsed.error.issues) {
+        const column = String(issue.path[0] ?? '') || null;
+        if (column && faulted.has(column)) continue; // one fault per cell: the first its checks find
+        if (column) faulted.add(column);
+        problems.push({
+          line,
+          column,
+          value: column === null ? null : (record[column] ?? null),
+          reason: issue.message,
+          rule: ruleOf(column, issue),
+        });
+      }
+      if (!faulted.has('country'))
+        for (const problem of check.checkRow(record as R, line))
+          if (!problem.column || !faulted.has(problem.column)) problems.push(problem);
     }
     if (problems.length) {
       result.rowsBad++;

@@ -1,0 +1,448 @@
+import { extname } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import type { ZodObject } from 'zod';
+import {
+  IFSC_PUBLIC_COLUMNS,
+  type ColumnMapping,
+  type DetectedLayout,
+  type FileReading,
+  type OpsFileFormat,
+  type OpsFileKind,
+  type OpsFileLayout,
+  type OpsFileProblem,
+  type RuleCount,
+} from '../../contract/ops-files';
+import { KIND_DEFINITIONS, type ImportKind } from './kinds';
+import { headerProblems, parseImportFile, type FileProblem, type FileRecord, type ReadResult } from './read-file';
+import { csvSheet, type SheetRow } from './sheet';
+import { readXlsxRows, XlsxRefused, type XlsxOptions } from './xlsx';
+
+// The operations desk's readers (issue #24): a file of any accepted format (CSV, JSON, XLSX) and layout (the
+// import format, the public IFSC list of India, or any header through a column mapping the maker chooses) read
+// into the importer's records (FileRecord: text cells by import column), which the importer's validation then
+// checks as it checks any import file. Entry points:
+// - detectFileLayout(path, kind): what the first rows say (layout, header, suggested mapping, sample), for the
+//   mapping screen;
+// - readFileRecords(path, kind, reading?): every record, plus the problems of the file (header, mapping,
+//   an XLSX refused), the layout it was read with.
+
+export const fileFormatOf = (name: string): OpsFileFormat => {
+  const extension = extname(name).toLowerCase();
+  return extension === '.xlsx' ? 'xlsx' : extension === '.json' ? 'json' : 'csv';
+};
+
+/** A field's name or a heading, compared without case, spaces or punctuation. */
+const looseName = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Headings other files give these fields (besides the field's own name). */
+const SYNONYMS: Record<ImportKind, Record<string, string>> = {
+  branches: {
+    ifsc: 'routing_number',
+    ifsccode: 'routing_number',
+    routingno: 'routing_number',
+    routing: 'routing_number',
+    bank: 'bank_name',
+    bankname: 'bank_name',
+    bankcode: 'bank_code',
+    branch: 'branch_name',
+    address: 'address_line1',
+    address1: 'address_line1',
+    address2: 'address_line2',
+    centre: 'address_line2',
+    division: 'state',
+    region: 'state',
+    province: 'state',
+    countrycode: 'country',
+    phone: 'contact',
+    telephone: 'contact',
+    swiftcode: 'swift',
+    bic: 'swift',
+    micrcode: 'micr',
+  },
+  partners: { code: 'head_office_code', name: 'head_office_name', network: 'network_name', modes: 'delivery_modes' },
+  agents: {
+    code: 'agent_code',
+    name: 'agent_name',
+    phone: 'phone_number',
+    address: 'address_line1',
+    headoffice: 'head_office_code',
+  },
+};
+
+export interface KindField {
+  name: string;
+  required: boolean;
+}
+
+/** The kind's fields: its import columns; required when its schema refuses an empty cell. */
+export function kindFields(kind: ImportKind): KindField[] {
+  const definition = KIND_DEFINITIONS[kind];
+  const shape = (definition.schema as unknown as ZodObject).shape;
+  return definition.columns.map((name) => ({
+    name,
+    required: shape[name] ? !shape[name].safeParse('').success : false,
+  }));
+}
+
+const isIfscPublic = (header: readonly string[]) =>
+  header.length === IFSC_PUBLIC_COLUMNS.length &&
+  IFSC_PUBLIC_COLUMNS.every((column) => header.some((h) => h.toUpperCase() === column));
+
+/** The layout the header says: the import format when it names the kind's columns, the IFSC list, else mapped. */
+export function layoutOfHeader(kind: ImportKind, header: readonly string[]): OpsFileLayout {
+  if (kind === 'branches' && isIfscPublic(header)) return 'ifsc-public';
+  const definition = KIND_DEFINITIONS[kind];
+  return headerProblems(header, definition.columns, definition.optionalColumns ?? []).length === 0
+    ? 'import'
+    : 'mapped';
+}
+
+/** Heading → field where a heading names a field (its own name or a known synonym), each field once. */
+export function suggestMapping(kind: ImportKind, header: readonly string[]): ColumnMapping {
+  const fields = new Map(KIND_DEFINITIONS[kind].columns.map((c) => [looseName(c), c]));
+  const mapping: ColumnMapping = {};
+  const taken = new Set<string>();
+  for (const heading of header) {
+    const loose = looseName(heading);
+    const field = fields.get(loose) ?? SYNONYMS[kind][loose];
+    if (!field || taken.has(field) || !KIND_DEFINITIONS[kind].columns.includes(field)) continue;
+    taken.add(field);
+    mapping[heading] = field;
+  }
+  return mapping;
+}
+
+/** What a file's first rows say: for the mapping screen (header, sample) and to read it without asking. */
+export function detectLayout(
+  kind: ImportKind,
+  format: OpsFileFormat,
+  header: readonly string[],
+  sample: readonly (readonly string[])[] = [],
+): DetectedLayout {
+  const layout = layoutOfHeader(kind, header);
+  const suggestedMapping = suggestMapping(kind, header);
+  const mapped = new Set(Object.values(suggestedMapping));
+  if (layout === 'ifsc-public') ['country', 'bank_code'].forEach((f) => mapped.add(f)); // derived
+  const fields = kindFields(kind);
+  return {
+    kind,
+    format,
+    layout,
+    header: [...header],
+    fields,
+    suggestedMapping,
+    sample: sample.slice(0, 5).map((row) => [...row]),
+    missingRequired: fields.filter((f) => f.required && !mapped.has(f.name)).map((f) => f.name),
+  };
+}
+
+/** Turns the rows after the header into records of the kind, for one layout. */
+export interface LayoutReader {
+  /** Problems of the header or the mapping: the file is refused when there is any. */
+  problems: FileProblem[];
+  toRecord(row: SheetRow): FileRecord;
+}
+
+const IFSC_BOOLEANS = { neft: 'NEFT', rtgs: 'RTGS', imps: 'IMPS', upi: 'UPI' } as const;
+
+function ifscPublicReader(header: readonly string[], columns: readonly string[]): LayoutReader {
+  const at = (name: string) => header.findIndex((h) => h.toUpperCase() === name);
+  const [bank, ifsc, branch, centre, district, state, address, contact, city, micr, swift] = [
+    'BANK',
+    'IFSC',
+    'BRANCH',
+    'CENTRE',
+    'DISTRICT',
+    'STATE',
+    'ADDRESS',
+    'CONTACT',
+    'CITY',
+    'MICR',
+    'SWIFT',
+  ].map(at);
+  const flags = Object.entries(IFSC_BOOLEANS).map(([field, heading]) => [field, at(heading)] as const);
+  const extra = columns.includes('micr');
+  return {
+    problems: [],
+    toRecord({ line, cells, problems }) {
+      const cell = (index: number) => cells[index] ?? '';
+      const code = cell(ifsc).toUpperCase();
+      const townOrCentre = cell(city) || cell(centre);
+      const record: Record<string, string> = {
+        country: 'IN',
+        // The IFSC's first four characters are the bank's code (RBI).
+        bank_code: code.slice(0, 4),
+        bank_name: cell(bank),
+        routing_number: code,
+        branch_name: cell(branch),
+        address_line1: cell(address),
+        // As the shipped India extract gives it: "CITY, STATE".
+        address_line2: [townOrCentre, cell(state)].filter(Boolean).join(', '),
+        city: townOrCentre,
+        district: cell(district),
+        state: cell(state),
+      };
+      if (extra) {
+        record.micr = cell(micr) === 'NA' ? '' : cell(micr);
+        record.swift = cell(swift) === 'NA' ? '' : cell(swift);
+        record.contact = cell(contact);
+        for (const [field, index] of flags) record[field] = cell(index);
+      }
+      return { line, record, problems };
+    },
+  };
+}
+
+function mappedReader(
+  kind: ImportKind,
+  header: readonly string[],
+  mapping: ColumnMapping,
+  country: string | undefined,
+): LayoutReader {
+  const columns = KIND_DEFINITIONS[kind].columns;
+  const problems: FileProblem[] = [];
+  const sources: [string, number][] = [];
+  const given = new Map<string, string>();
+  for (const [heading, field] of Object.entries(mapping)) {
+    const index = header.indexOf(heading);
+    if (index === -1) {
+      problems.push({
+        line: 1,
+        column: heading,
+        value: heading,
+        reason: 'no such column in the file',
+        rule: 'mapping.heading',
+      });
+      continue;
+    }
+    if (!columns.includes(field)) {
+      problems.push({
+        line: 1,
+        column: heading,
+        value: field,
+        reason: `"${field}" is not a field of ${kind} (fields: ${columns.join(', ')})`,
+        rule: 'mapping.field',
+      });
+      continue;
+    }
+    const other = given.get(field);
+    if (other !== undefined) {
+      problems.push({
+        line: 1,
+        column: heading,
+        value: field,
+        reason: `field ${field} is already given by column "${other}"`,
+        rule: 'mapping.twice',
+      });
+      continue;
+    }
+    given.set(field, heading);
+    sources.push([field, index]);
+  }
+  const fillCountry = kind === 'branches' && country !== undefined && !given.has('country');
+  // An Indian bank's code is its IFSC's first four characters: a mapped file of India may leave it out.
+  const bankFromIfsc = kind === 'branches' && !given.has('bank_code') && given.has('routing_number');
+  for (const field of kindFields(kind)) {
+    const derived = (field.name === 'country' && fillCountry) || (field.name === 'bank_code' && bankFromIfsc);
+    if (field.required && !given.has(field.name) && !derived)
+      problems.push({
+        line: 1,
+        column: field.name,
+        value: null,
+        reason: `required field ${field.name} is not mapped to any column`,
+        rule: 'mapping.required',
+      });
+  }
+  return {
+    problems,
+    toRecord({ line, cells, problems: rowProblems }) {
+      const record: Record<string, string> = {};
+      for (const column of columns) record[column] = '';
+      for (const [field, index] of sources) record[field] = cells[index] ?? '';
+      if (fillCountry) record.country = country!;
+      if (bankFromIfsc && record.country === 'IN') record.bank_code = record.routing_number.slice(0, 4).toUpperCase();
+      return { line, record, problems: rowProblems };
+    },
+  };
+}
+
+function importReader(kind: ImportKind, header: readonly string[]): LayoutReader {
+  const definition = KIND_DEFINITIONS[kind];
+  const columns = definition.columns;
+  return {
+    problems: headerProblems(header, columns, definition.optionalColumns ?? []),
+    toRecord({ line, cells, problems }) {
+      const record: Record<string, string> = {};
+      for (let c = 0; c < header.length; c++) record[header[c]] = cells[c] ?? '';
+      for (const column of columns) record[column] ??= '';
+      return { line, record, problems };
+    },
+  };
+}
+
+/** The reader of one layout over a header; `reading` absent: the layout the header says (no mapping asked). */
+export function layoutReader(kind: ImportKind, header: readonly string[], reading?: FileReading): LayoutReader {
+  const layout = reading?.layout ?? layoutOfHeader(kind, header);
+  if (layout === 'ifsc-public') {
+    if (kind !== 'branches' || !isIfscPublic(header))
+      return {
+        problems: [
+          {
+            line: 1,
+            column: null,
+            value: header.join(','),
+            reason: `the public IFSC layout is a branches file with the header ${IFSC_PUBLIC_COLUMNS.join(',')}`,
+            rule: 'header.layout',
+          },
+        ],
+        toRecord: (row) => ({ line: row.line, record: {}, problems: row.problems }),
+      };
+    return ifscPublicReader(header, KIND_DEFINITIONS.branches.columns);
+  }
+  if (layout === 'mapped') {
+    const mapping = reading?.mapping;
+    if (!mapping) {
+      const reader = importReader(kind, header);
+      return {
+        ...reader,
+        problems: [
+          {
+            line: 1,
+            column: null,
+            value: header.join(','),
+            reason: `the header is not the ${kind} import format: map its columns to fields (docs/import.md)`,
+            rule: 'header.mapping-needed',
+          },
+          ...reader.problems,
+        ],
+      };
+    }
+    return mappedReader(kind, header, mapping, reading?.country);
+  }
+  return importReader(kind, header);
+}
+
+export interface FileReadOptions extends XlsxOptions {
+  /** The file's name when the path does not tell its format (an upload kept under a temporary name). */
+  fileName?: string;
+}
+
+/** The rows of a CSV or XLSX file, header first (XLSX streamed; CSV parsed at once, as the importer does). */
+async function* sheetRows(path: string, format: 'csv' | 'xlsx', options: FileReadOptions, fileProblems: FileProblem[]) {
+  if (format === 'xlsx') {
+    yield* readXlsxRows(path, options);
+    return;
+  }
+  const bytes = await readFile(path);
+  const sheet = csvSheet(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+  fileProblems.push(...sheet.fileProblems);
+  yield* sheet.rows;
+}
+
+const refusedProblem = (error: unknown): FileProblem => {
+  if (error instanceof XlsxRefused)
+    return { line: null, column: null, value: null, reason: error.message, rule: error.rule };
+  return {
+    line: null,
+    column: null,
+    value: null,
+    reason: `cannot read the file: ${(error as Error).message}`,
+    rule: 'file.unreadable',
+  };
+};
+
+export interface FileRecords extends ReadResult {
+  format: OpsFileFormat;
+  layout: OpsFileLayout;
+}
+
+/**
+ * Every record of the file in the kind's import columns, and the problems of the file as a whole (when any is
+ * present the records may be incomplete and the file is to be refused). JSON files are the import format only.
+ */
+export async function readFileRecords(
+  path: string,
+  kind: ImportKind,
+  reading?: FileReading,
+  options: FileReadOptions = {},
+): Promise<FileRecords> {
+  const format = fileFormatOf(options.fileName ?? path);
+  const definition = KIND_DEFINITIONS[kind];
+  if (format === 'json') {
+    const read = parseImportFile('file.json', await readFile(path), definition.columns);
+    return { ...read, format, layout: 'import' };
+  }
+  const fileProblems: FileProblem[] = [];
+  const records: FileRecord[] = [];
+  let reader: LayoutReader | null = null;
+  let layout: OpsFileLayout = reading?.layout ?? 'import';
+  try {
+    for await (const row of sheetRows(path, format, options, fileProblems)) {
+      if (!reader) {
+        if (row.cells.length === 0 || (row.cells.length === 1 && row.cells[0] === '')) break;
+        layout = reading?.layout ?? layoutOfHeader(kind, row.cells);
+        reader = layoutReader(kind, row.cells, reading);
+        fileProblems.push(...row.problems, ...reader.problems);
+        continue;
+      }
+      records.push(reader.toRecord(row));
+    }
+  } catch (error) {
+    fileProblems.push(refusedProblem(error));
+  }
+  if (!reader && fileProblems.length === 0)
+    fileProblems.push({
+      line: 1,
+      column: null,
+      value: null,
+      reason: 'the file is empty: no header row',
+      rule: 'file.empty',
+    });
+  return { records, fileProblems, format, layout };
+}
+
+/** The header and first rows of a file, and the layout they say (for the mapping screen). */
+export async function detectFileLayout(
+  path: string,
+  kind: ImportKind,
+  options: FileReadOptions = {},
+): Promise<DetectedLayout | FileProblem> {
+  const format = fileFormatOf(options.fileName ?? path);
+  if (format === 'json') return detectLayout(kind, format, KIND_DEFINITIONS[kind].columns);
+  const rows: string[][] = [];
+  const fileProblems: FileProblem[] = [];
+  try {
+    for await (const row of sheetRows(path, format, options, fileProblems)) {
+      rows.push(row.cells);
+      if (rows.length > 5) break;
+    }
+  } catch (error) {
+    return refusedProblem(error);
+  }
+  if (rows.length === 0)
+    return { line: 1, column: null, value: null, reason: 'the file is empty: no header row', rule: 'file.empty' };
+  return detectLayout(kind, format, rows[0], rows.slice(1));
+}
+
+/** An importer problem in the desk's words (row, column, value, message, rule). */
+export const toOpsProblem = (p: FileProblem): OpsFileProblem => ({
+  row: p.line,
+  column: p.column,
+  value: p.value ?? null,
+  message: p.reason,
+  rule: p.rule ?? (p.column ? `${p.column}.invalid` : 'row.invalid'),
+});
+
+/** How many problems each rule found, most first (ties by rule name). */
+export function countByRule(problems: readonly FileProblem[]): RuleCount[] {
+  const counts = new Map<string, number>();
+  for (const p of problems) {
+    const rule = toOpsProblem(p).rule;
+    counts.set(rule, (counts.get(rule) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([rule, count]) => ({ rule, count }))
+    .sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
+}
+
+export type { OpsFileKind };
