@@ -49,8 +49,13 @@ export function validateRecords<R>(
     // Every fault of the row, not only the first: the schema's issues, then the checks against the served data
     // on the cells the schema did not fault (a row the schema faults is still a row of the file: its codes
     // count for duplicates).
-    const parsed = definition.schema.safeParse(record);
-    if (parsed.success) problems.push(...check.checkRow(parsed.data, line));
+    // A row whose shape is broken (a CSV row with the wrong number of fields, a JSON element that is no object)
+    // has no cells to check.
+    const broken = problems.some((p) => p.column === null && p.rule !== 'xlsx.formula');
+    const parsed = broken ? null : definition.schema.safeParse(record);
+    if (!parsed) {
+      // reported already
+    } else if (parsed.success) problems.push(...check.checkRow(parsed.data, line));
     else {
       const faulted = new Set<string>();
       for (const issue of parsed.error.issues) {
