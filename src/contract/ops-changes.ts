@@ -97,7 +97,7 @@ export const diffSummary = z.object({
   unchanged: z.number().int(),
   /** Counts per country (bankCode null) — per bank in the change's `byBank`. */
   byCountry: z.array(groupCounts),
-  /** Over the guard (more than `threshold` of a country's or the kind's rows removed): approval needs confirmRemovals. */
+  /** Over the guard (more than `threshold` of a country's or the kind's rows removed): needs confirmRemovals. */
   guard: z.object({ threshold: z.number(), flagged: z.boolean(), flags: z.array(guardFlag) }),
 });
 export type DiffSummary = z.infer<typeof diffSummary>;
