@@ -235,7 +235,10 @@ function buildAll<R>(
 }
 
 /** Runs validate-worker.ts on the job; settles with its verdict, or rejects when the worker fails. */
-export function validateInWorker(job: ValidationJob, onProgress: (progress: FileProgress) => void): Promise<Validation> {
+export function validateInWorker(
+  job: ValidationJob,
+  onProgress: (progress: FileProgress) => void,
+): Promise<Validation> {
   return new Promise((resolve, reject) => {
     const worker = startWorker(new URL('./validate-worker.js', import.meta.url), job);
     let settled = false;
