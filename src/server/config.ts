@@ -75,6 +75,11 @@ const environment = z.object({
   METRICS_HOST: z.string().default('127.0.0.1'),
   /** How long SIGTERM waits for in-flight requests before giving up (exit 1). */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  // Operations desk (docs/import.md, "The operations desk's engine").
+  /** A staged change nobody acts on for this many hours expires (default 7 days). */
+  DESK_CHANGE_TTL_HOURS: z.coerce.number().min(1).default(168),
+  /** Published versions kept per kind, each with the snapshot a rollback restores (default the last 10). */
+  DESK_VERSIONS_KEPT: z.coerce.number().int().min(1).max(1000).default(10),
 });
 export type Config = z.infer<typeof environment>;
 
