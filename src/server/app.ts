@@ -31,6 +31,10 @@ import { StoreUnavailableError, type LookupStore } from './store/store';
 import rateLimit, { type RateLimitOptions } from './plugins/external/rate-limit';
 import type { RedisDependency } from './redis';
 import { OPERATIONS, v1Routes } from './routes/v1';
+import fastifyRateLimit from '@fastify/rate-limit';
+import opsAuth, { type OpsAuthOptions } from './plugins/app/ops-auth';
+import { opsAccountsOf, type OpsAccountStore } from './store/ops-accounts';
+import { opsV1Routes } from './routes/v1/ops';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,6 +43,8 @@ declare module 'fastify' {
     searchIndex: SearchService;
     /** Redis (REDIS_URL), when configured: /readyz reports it degraded. */
     redis: RedisDependency | null;
+    /** The operations desk's accounts and sessions, in the store's database. */
+    opsAccounts: OpsAccountStore;
   }
   interface FastifyRequest {
     correlationId: string;
@@ -70,7 +76,18 @@ export interface AppOptions {
    * first index is in place) or 'inline' (built before buildApp returns; small data sets, tests).
    */
   searchIndexBuild?: 'worker' | 'inline';
+  /** The operations desk's sign-in (OPS_* variables; plugins/app/ops-auth.ts); defaults below. */
+  ops?: Partial<Omit<OpsAuthOptions, 'accounts'>>;
+  /** Trust X-Forwarded-* from a proxy in front (TRUST_PROXY): the client address, and https for Secure cookies. */
+  trustProxy?: boolean | string;
 }
+
+/** The ops session and sign-in defaults (README, "Configuration"). */
+export const OPS_DEFAULTS = {
+  idleMs: 30 * 60_000,
+  absoluteMs: 12 * 3_600_000,
+  signInLimit: { perAccountMax: 10, perAddressMax: 50, windowMs: 15 * 60_000 },
+} as const;
 
 /** A path the portal's router may own: not the API, not an asset folder, no file extension in its last segment. */
 const isPortalRoute = (path: string) =>
@@ -131,6 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       connectionsCheckingInterval: 500,
     },
     requestTimeout: limits.requestTimeoutMs,
+    trustProxy: options.trustProxy ?? false,
     // A path parameter (GET /v1/codes/{code}) as long as the request target allows: an over-long code is then
     // the route's 400 naming the parameter, not the router's 404.
     routerOptions: { maxParamLength: limits.maxUrlLength },
@@ -171,6 +189,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: (message, details) => app.log.info(details ?? {}, message),
   });
   app.decorate('searchIndex', search);
+  const opsAccounts = opsAccountsOf(options.store);
+  app.decorate('opsAccounts', opsAccounts);
   app.addHook('onClose', () => search.close());
   if (options.searchIndexBuild === 'inline') await search.rebuild();
   else void search.rebuild();
@@ -294,6 +314,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await lookups.register(v1Routes);
     },
     { prefix: '/v1' },
+  );
+
+  // The operations desk (issue #24): its own scope, not behind the lookups' access check (a correspondent id or
+  // a lookups key is no ops credential); ops-auth resolves the account or key and checks CSRF.
+  await app.register(
+    async (ops) => {
+      // Counters of the sign-in budget: the lookups' rate limit registers the plugin when on; else here.
+      if (!ops.hasDecorator('createRateLimit')) {
+        await ops.register(fastifyRateLimit, {
+          global: false,
+          redis: options.redis?.redis,
+          nameSpace: 'rpl-ops-rate-limit:',
+        });
+      }
+      await ops.register(opsAuth, {
+        ...OPS_DEFAULTS,
+        ...options.ops,
+        signInLimit: { ...OPS_DEFAULTS.signInLimit, ...options.ops?.signInLimit },
+        accounts: opsAccounts,
+      });
+      await ops.register(opsV1Routes);
+    },
+    { prefix: '/v1/ops' },
   );
 
   if (portalBuilt) {

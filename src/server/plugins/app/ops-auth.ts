@@ -120,6 +120,17 @@ function clearSessionCookies(reply: FastifyReply) {
   ]);
 }
 
+/** Scheme, host and port alike (URL drops a scheme's default port: http://h:80 is http://h). */
+function sameOrigin(origin: string, own: string): boolean {
+  try {
+    const a = new URL(origin);
+    const b = new URL(own);
+    return a.protocol === b.protocol && a.host === b.host;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A browser's call from another site is refused before anything else: the Origin header, when sent, must be
  * this service's own origin; Sec-Fetch-Site, when sent, must be same-origin (or none: typed by the person).
@@ -133,7 +144,7 @@ function refuseCrossSite(request: FastifyRequest) {
     ]);
   }
   const origin = request.headers.origin;
-  if (origin !== undefined && origin !== `${request.protocol}://${request.host}`) {
+  if (origin !== undefined && !sameOrigin(origin, `${request.protocol}://${request.host}`)) {
     throw new ProblemError('forbidden', `Calls from ${origin} may not change anything on the operations desk.`, [
       { name: 'origin', in: 'header', message: 'must be this service’s own origin' },
     ]);
