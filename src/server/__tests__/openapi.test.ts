@@ -85,9 +85,11 @@ describe('GET /v1/openapi.json', () => {
   );
 
   it('every path the app routes under /v1 is in the document', () => {
-    const routed = t.app.printRoutes({ commonPrefix: false });
-    for (const path of Object.keys(document.paths)) {
-      expect(routed).toContain(path.replace('/v1/', '').replace(/\{(\w+)\}/, ':$1'));
+    for (const [path, item] of Object.entries(document.paths as Record<string, object>)) {
+      for (const method of Object.keys(item)) {
+        const url = path.replace(/\{(\w+)\}/g, ':$1');
+        expect(t.app.hasRoute({ method: method.toUpperCase() as 'GET', url }), `${method} ${path}`).toBe(true);
+      }
     }
   });
 
