@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { readSeedFiles } from '../src/server/seed/seed';
 import { LOOKUP_HEADERS, runLoad, type LoadResult } from './lib/bench-http';
 import { buildShapes, type Shape } from './lib/bench-shapes';
+import { runStagingBench } from './lib/bench-staging';
 import { STORE_OPTIONS, storeChoice } from './lib/store-options';
 
 // npm run bench -- [--seconds 3] [--connections 32] [--only regex] [--out docs/benchmarks/latest.md]
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     out: { type: 'string', default: join('docs', 'benchmarks', 'latest.md') },
     workers: { type: 'string', default: '1' },
     compare: { type: 'string' },
+    staging: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
     ...STORE_OPTIONS,
   },
@@ -38,6 +40,7 @@ if (values.help) {
   --out file           markdown table to write (default docs/benchmarks/latest.md; the JSON goes beside it)
   --workers n          server processes (WORKERS, default 1)
   --compare file.json  add a p99 column against another run's JSON
+  --staging            the operations desk's shape instead: stage a 1,000,000-row branch file (scripts/lib/bench-staging.ts)
   --store sqlite|postgres, --data-dir dir, --database-url url   the data set to serve (npm run gen loads one)`);
   process.exit(0);
 }
@@ -167,6 +170,11 @@ async function warmUp(base: string, shape: Shape): Promise<Warmup> {
 const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0));
 
 async function main() {
+  if (values.staging) {
+    const out =
+      values.out === join('docs', 'benchmarks', 'latest.md') ? join('docs', 'benchmarks', 'staging.md') : values.out;
+    process.exit((await runStagingBench({ rows: 1_000_000, port: 8400, out })) ? 0 : 1);
+  }
   const seconds = Number(values.seconds);
   const connections = Number(values.connections);
   const choice = storeChoice(values);

@@ -1,3 +1,5 @@
+import { userInfo } from 'node:os';
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MultiBar, type SingleBar } from 'cli-progress';
 import { loadConfig } from '../src/server/config';
@@ -5,12 +7,20 @@ import { openStore } from '../src/server/open-store';
 import { IMPORT_KINDS, type ImportKind } from '../src/server/importer/kinds';
 import { importFile } from '../src/server/importer/importer';
 import { formatReport } from '../src/server/importer/report';
+import { DeskEngine } from '../src/server/desk/engine';
+import { formatDifference } from '../src/server/desk/format';
+import type { OpsActor } from '../src/server/desk/desk';
 
-// npm run import -- <branches|partners|agents> <file> [--dry-run] [--skip-invalid] [--json]
-// --json prints the report (every problem, the outcome, the phase times) as JSON instead of text.
-// Exit codes: 0 applied (or a clean dry run), 1 bad rows or file problems, 2 wrong usage or store failure.
+// npm run import -- <branches|partners|agents> <file> [--dry-run] [--skip-invalid] [--allow-removals] [--json]
+// The operations desk's path (docs/import.md): the file is diffed against the published data and the difference
+// printed first; a file removing more than 20 % of a country's rows or of the kind is refused unless
+// --allow-removals; what is applied is recorded as a version (rollback-able from the desk) and audited with the
+// shell user's name. --json prints the report (every problem, the outcome, the phase times, the difference) as
+// JSON instead of text.
+// Exit codes: 0 applied (or a clean dry run), 1 bad rows, file problems or refused by the guard, 2 wrong usage or
+// store failure.
 const USAGE =
-  'usage: npm run import -- <branches|partners|agents> <file.csv|file.json> [--dry-run] [--skip-invalid] [--json]';
+  'usage: npm run import -- <branches|partners|agents> <file.csv|file.json> [--dry-run] [--skip-invalid] [--allow-removals] [--json]';
 
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -18,6 +28,7 @@ async function main(): Promise<number> {
     options: {
       'dry-run': { type: 'boolean', default: false },
       'skip-invalid': { type: 'boolean', default: false },
+      'allow-removals': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
   });
@@ -44,8 +55,38 @@ async function main(): Promise<number> {
   const barOf = new Map<string, SingleBar>();
   const quartersLogged = new Map<string, number>();
   const started = performance.now();
+  const desk = new DeskEngine(store);
+  const actor: OpsActor = { name: userInfo().username, roles: ['maker', 'checker'], via: 'shell' };
   try {
+    // First the difference the file would make, as the desk shows it to a checker.
+    const { prepared, served, version } = await desk.prepareFromShell(kind as ImportKind, file, basename(file), {
+      skipInvalid: values['skip-invalid'],
+    });
+    const difference = prepared.diff ? formatDifference(kind as ImportKind, prepared.diff.summary, version) : null;
+    if (difference && !values.json) console.log(difference);
+    if (prepared.diff?.summary.guard.flagged && !values['dry-run'] && !values['allow-removals']) {
+      await desk.recordOpsEvent({
+        actor: actor.name,
+        via: actor.via,
+        action: 'import-refused',
+        target: prepared.fileName,
+        detail: {
+          kind,
+          sha256: prepared.sha256,
+          diff: prepared.diff.summary.counts,
+          guard: prepared.diff.summary.guard,
+        },
+      });
+      const message = `NOT applied: over the removal guard; the served data is unchanged. Check the file, then run again with --allow-removals to apply it.`;
+      console.log(
+        values.json
+          ? JSON.stringify({ applied: false, refused: message, difference: prepared.diff.summary }, null, 2)
+          : message,
+      );
+      return 1;
+    }
     const report = await importFile(store, kind as ImportKind, file, {
+      expectedVersion: version,
       dryRun: values['dry-run'],
       skipInvalid: values['skip-invalid'],
       onProgress: ({ phase, done, total }) => {
@@ -66,9 +107,21 @@ async function main(): Promise<number> {
       onPhase: (message) => (bars ? bars.log(`${message}\n`) : console.error(message)),
     });
     bars?.stop();
-    console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
+    // Applied: a version the desk can roll back to, and the audit row with the shell user's name.
+    const versionId = report.applied
+      ? await desk.recordShellImport(actor, prepared, kind as ImportKind, served, version)
+      : null;
+    console.log(
+      values.json
+        ? JSON.stringify({ ...report, difference: prepared.diff?.summary ?? null, version: versionId }, null, 2)
+        : formatReport(report) +
+            (versionId === null
+              ? ''
+              : `\nrecorded as version ${versionId} by ${actor.name} (roll back from the operations desk)`),
+    );
     return report.problems.length > 0 ? 1 : 0;
   } finally {
+    await desk.close();
     await store.close();
   }
 }

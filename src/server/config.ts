@@ -94,6 +94,11 @@ const environment = z.object({
   OPS_SIGN_IN_WINDOW_MINUTES: z.coerce.number().min(1).default(15),
   /** Trust X-Forwarded-For/-Proto from a proxy in front: client addresses, and https for Secure cookies. */
   TRUST_PROXY: flag(false),
+  // Operations desk (docs/import.md, "The operations desk's engine").
+  /** A staged change nobody acts on for this many hours expires (default 7 days). */
+  DESK_CHANGE_TTL_HOURS: z.coerce.number().min(1).default(168),
+  /** Published versions kept per kind, each with the snapshot a rollback restores (default the last 10). */
+  DESK_VERSIONS_KEPT: z.coerce.number().int().min(1).max(1000).default(10),
 });
 export type Config = z.infer<typeof environment>;
 

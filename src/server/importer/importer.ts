@@ -21,6 +21,11 @@ export interface ImportOptions {
   onProgress?: (progress: FileProgress) => void;
   /** Phase announcements ("Validating …", "Replacing …") for the command's log. */
   onPhase?: (message: string) => void;
+  /**
+   * The data version the caller based its decision on (the desk's difference, shown before the import): when
+   * another import committed since, nothing is applied (reported like a replace refused as changed).
+   */
+  expectedVersion?: string;
 }
 
 /** Files with at least this many rows are validated in a worker while the new data set is written. */
@@ -109,6 +114,14 @@ async function runImport<R>(
   // The served set and its version, read in one snapshot: the replace is refused if another import commits
   // after this read, rather than writing back the other kinds as they were here and undoing that import.
   const { dataSet: served, version: servedVersion } = await store.readDataSet();
+  if (options.expectedVersion !== undefined && options.expectedVersion !== servedVersion) {
+    report.problems.push({
+      line: null,
+      column: null,
+      reason: new DataSetChangedError(options.expectedVersion, servedVersion).message,
+    });
+    return finish('the served data set changed meanwhile (another import committed)');
+  }
   const check = definition.prepare(served);
   const replace = async (dataSet: DataSet, commitWhen: Promise<boolean>) => {
     const writeStarted = performance.now();
@@ -222,7 +235,10 @@ function buildAll<R>(
 }
 
 /** Runs validate-worker.ts on the job; settles with its verdict, or rejects when the worker fails. */
-function validateInWorker(job: ValidationJob, onProgress: (progress: FileProgress) => void): Promise<Validation> {
+export function validateInWorker(
+  job: ValidationJob,
+  onProgress: (progress: FileProgress) => void,
+): Promise<Validation> {
   return new Promise((resolve, reject) => {
     const worker = startWorker(new URL('./validate-worker.js', import.meta.url), job);
     let settled = false;

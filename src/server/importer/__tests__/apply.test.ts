@@ -83,7 +83,11 @@ describe('--skip-invalid', () => {
     const statusBefore = await dataStatus();
     const before = servedChecksum(data.file);
     const text = [HEADER, GOOD_ROWS[0], BAD_ROWS[0], GOOD_ROWS[1], BAD_ROWS[1], GOOD_ROWS[2]].join('\n') + '\n';
-    const run = await runCli('import', ['branches', write('bd-partial.csv', text), '--skip-invalid'], data.dir);
+    const run = await runCli(
+      'import',
+      ['branches', write('bd-partial.csv', text), '--skip-invalid', '--allow-removals'],
+      data.dir,
+    );
     expect(run.code).toBe(1);
     expect(reportedProblems(run.stdout, 'bd-partial.csv').map((p) => [p.line, p.column])).toEqual([
       [3, 'routing_number'],
@@ -164,7 +168,7 @@ describe('cities', () => {
     // A file that leaves a district out keeps its cities where the served branches had them.
     const run2 = await runCli(
       'import',
-      ['branches', write('bd-partial-2.csv', [HEADER, ...GOOD_ROWS].join('\n'))],
+      ['branches', write('bd-partial-2.csv', [HEADER, ...GOOD_ROWS].join('\n')), '--allow-removals'],
       data.dir,
     );
     expect(run2.code, run2.stdout + run2.stderr).toBe(0);

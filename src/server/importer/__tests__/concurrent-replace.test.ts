@@ -44,7 +44,7 @@ const LOOKUPS: { path: string; query: Record<string, string>; name: (row: Answer
 ];
 
 it('every answer during a replace is wholly old or wholly new', async () => {
-  const { done } = startCli('import', ['branches', newFile], data.dir);
+  const { done } = startCli('import', ['branches', newFile, '--allow-removals'], data.dir);
   let finished = false;
   void done.then(() => (finished = true));
   const totals = LOOKUPS.map(() => ({ old: new Set<number>(), new: new Set<number>() }));

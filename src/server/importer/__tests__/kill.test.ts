@@ -36,7 +36,7 @@ it.each([
   async (_when, phase) => {
     const before = servedChecksum(data.file);
     expect(before.integrity).toBe('ok');
-    const { child, done } = startCli('import', ['branches', bigFile], data.dir);
+    const { child, done } = startCli('import', ['branches', bigFile, '--allow-removals'], data.dir);
     let stderr = '';
     child.stderr!.on('data', (chunk) => (stderr += chunk));
     await until(() => phase.test(stderr) || child.exitCode !== null, `the phase ${phase}`);

@@ -67,14 +67,14 @@ it('a bad row anywhere in a large file: the written data set is rolled back, eve
 }, 300_000);
 
 it('--skip-invalid on a large file applies the good rows only', async () => {
-  const run = await runCli('import', ['branches', bad, '--skip-invalid'], data.dir);
+  const run = await runCli('import', ['branches', bad, '--skip-invalid', '--allow-removals'], data.dir);
   expect(run.code, run.stdout + run.stderr).toBe(1);
   expect(run.stdout).toContain(`${ROWS} rows read, ${ROWS - 3} valid, 3 bad; applied: replaced the branches of BD`);
   expect(bangladeshBranches(data.file)).toEqual({ n: ROWS - 3, marked: ROWS - 3 });
 }, 300_000);
 
 it('a clean large file is committed from the write that ran alongside its validation', async () => {
-  const run = await runCli('import', ['branches', clean], data.dir);
+  const run = await runCli('import', ['branches', clean, '--allow-removals'], data.dir);
   expect(run.code, run.stdout + run.stderr).toBe(0);
   expect(run.stderr).toContain('committed only if every row is valid');
   expect(run.stdout).toMatch(

@@ -1,0 +1,84 @@
+import type Database from 'better-sqlite3';
+import type pg from 'pg';
+import type { LookupStore } from '../store/store';
+import { SqliteStore } from '../store/sqlite/sqlite-store';
+import { PgStore } from '../store/postgres/pg-store';
+
+// The desk's tables are plain SQL both engines read alike (migrations sqlite/007-ops-desk.sql and
+// postgres/migrations/005-ops-desk.sql): the desk writes its statements once with `?` placeholders and this
+// small driver runs them on the store's own connection (SQLite) or pool (PostgreSQL).
+
+export type Row = Record<string, unknown>;
+
+export interface DeskDb {
+  readonly engine: 'sqlite' | 'postgres';
+  all(sql: string, params?: unknown[]): Promise<Row[]>;
+  run(sql: string, params?: unknown[]): Promise<number>;
+  /**
+   * Inserts many rows, in chunks, each chunk its own transaction; yields to the event loop between chunks.
+   * Columns are named `name` (text) or `name:int`.
+   */
+  insertMany(table: string, columns: string[], rows: unknown[][]): Promise<void>;
+}
+
+const CHUNK = 5000;
+const nameOf = (column: string) => column.replace(/:int$/, '');
+
+class SqliteDeskDb implements DeskDb {
+  readonly engine = 'sqlite' as const;
+  constructor(private readonly db: Database.Database) {}
+  async all(sql: string, params: unknown[] = []) {
+    return this.db.prepare(sql).all(...params) as Row[];
+  }
+  async run(sql: string, params: unknown[] = []) {
+    return this.db.prepare(sql).run(...params).changes;
+  }
+  async insertMany(table: string, columns: string[], rows: unknown[][]) {
+    const insert = this.db.prepare(
+      `INSERT INTO ${table} (${columns.map(nameOf).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    );
+    const chunk = this.db.transaction((part: unknown[][]) => {
+      for (const row of part) insert.run(...row);
+    });
+    for (let start = 0; start < rows.length; start += CHUNK) {
+      chunk(rows.slice(start, start + CHUNK));
+      // Lookups keep being answered while a million diff entries are written.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
+const numbered = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+class PgDeskDb implements DeskDb {
+  readonly engine = 'postgres' as const;
+  constructor(private readonly pool: pg.Pool) {}
+  async all(sql: string, params: unknown[] = []) {
+    return (await this.pool.query(numbered(sql), params)).rows as Row[];
+  }
+  async run(sql: string, params: unknown[] = []) {
+    return (await this.pool.query(numbered(sql), params)).rowCount ?? 0;
+  }
+  async insertMany(table: string, columns: string[], rows: unknown[][]) {
+    for (let start = 0; start < rows.length; start += CHUNK) {
+      const part = rows.slice(start, start + CHUNK);
+      // One statement per chunk: each column as one array parameter, unnested into rows.
+      const arrays = columns.map((_, c) => part.map((row) => row[c]));
+      const types = columns.map((column) => (column.endsWith(':int') ? 'integer[]' : 'text[]'));
+      await this.pool.query(
+        `INSERT INTO ${table} (${columns.map(nameOf).join(', ')}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}`).join(', ')})`,
+        arrays,
+      );
+    }
+  }
+}
+
+/** The desk's database: the store's own (SQLite connection, or PostgreSQL pool). */
+export function deskDbOf(store: LookupStore): DeskDb {
+  if (store instanceof SqliteStore) return new SqliteDeskDb(store.db);
+  if (store instanceof PgStore) return new PgDeskDb(store.pool);
+  throw new Error(`the operations desk needs a SQLite or PostgreSQL store (got ${store.engine})`);
+}

@@ -1,0 +1,168 @@
+import type {
+  ApproveBody,
+  AuditEntry,
+  AuditQuery,
+  ChangeDetail,
+  ChangeKind,
+  ChangeSummary,
+  ChangesQuery,
+  DiffEntry,
+  DiffQuery,
+  OpsPage,
+  OpsRole,
+  OpsVia,
+  ProblemsQuery,
+  RejectBody,
+  StagingProgress,
+  ValidationProblem,
+  VersionSummary,
+  VersionsQuery,
+} from '../../contract/ops-changes';
+
+// The operations desk's engine: what the /v1/ops routes, the import command and the benchmark call. It owns
+// the change's life (stage → staged → approved → published, or rejected / discarded / expired), the
+// difference against the published data, the versions kept for rollback and the ops audit trail; every piece
+// of it lives in the database (SQLite or PostgreSQL), so several instances on one PostgreSQL share it.
+// Errors carry the HTTP status the routes answer with (DeskError.status).
+
+/** Who acts. The engine checks roles itself too: the routes are not the only caller. */
+export interface OpsActor {
+  name: string;
+  roles: OpsRole[];
+  via: OpsVia;
+}
+
+export interface StageInput {
+  kind: ChangeKind;
+  /** The file on disk (the upload route wrote it; the desk keeps its own compressed copy in the database). */
+  path: string;
+  /** The file's name as the maker gave it (shown in the inbox, recorded in the version). */
+  fileName: string;
+  /** SHA-256 (hex) of the file, when the caller computed it while receiving; the desk computes it otherwise. */
+  sha256?: string;
+}
+
+export interface StageOptions {
+  /** Progress of reading, validation and diff (also kept on the change: `progress(id)`, for polling). */
+  onProgress?: (progress: StagingProgress) => void;
+}
+
+export interface StartedStaging {
+  /** The change's id, known at once (poll `progress(id)` / `get(id)` while it validates). */
+  id: string;
+  /** Settles when the change is staged (or failed: the summary says so). */
+  done: Promise<ChangeSummary>;
+}
+
+export interface ChangeDesk {
+  /** Validates the file and diffs it against the published data; resolves with the staged change. Maker role. */
+  stage(actor: OpsActor, input: StageInput, options?: StageOptions): Promise<ChangeSummary>;
+  /** The same, returning the id at once (for a 202 + polling). */
+  startStaging(actor: OpsActor, input: StageInput, options?: StageOptions): Promise<StartedStaging>;
+  progress(id: string): Promise<StagingProgress | null>;
+  list(query: ChangesQuery): Promise<OpsPage<ChangeSummary>>;
+  get(id: string): Promise<ChangeDetail>;
+  problems(id: string, query: ProblemsQuery): Promise<OpsPage<ValidationProblem>>;
+  /** Every problem, file order (the CSV download). */
+  allProblems(id: string): AsyncIterable<ValidationProblem>;
+  diff(id: string, query: DiffQuery): Promise<OpsPage<DiffEntry>>;
+  /**
+   * Checker role, not the change's maker (OwnChangeError, whatever the roles). Publishes atomically against
+   * the data version the change was diffed from; when that is no longer served the change is re-diffed
+   * (status staged again) and StaleChangeError thrown. Over the removal guard without confirmRemovals:
+   * RemovalsNotConfirmedError.
+   */
+  approve(actor: OpsActor, id: string, body: ApproveBody): Promise<ChangeSummary>;
+  /** Checker role. */
+  reject(actor: OpsActor, id: string, body: RejectBody): Promise<ChangeSummary>;
+  /** The change's maker (or an admin) closes their staged change. */
+  discard(actor: OpsActor, id: string): Promise<ChangeSummary>;
+  /** Expires staged changes untouched for DESK_CHANGE_TTL_HOURS; returns how many. Run periodically. */
+  expire(now?: Date): Promise<number>;
+  versions(query: VersionsQuery): Promise<OpsPage<VersionSummary>>;
+  /** Checker role: stages a change restoring the version's snapshot (approved like any change, by another checker). */
+  stageRollback(actor: OpsActor, versionId: number, options?: StageOptions): Promise<ChangeSummary>;
+  audit(query: AuditQuery): Promise<OpsPage<AuditEntry>>;
+  recordOpsEvent(event: OpsEvent): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpsEvent {
+  actor: string;
+  via: OpsVia | string;
+  action: string;
+  target?: string | null;
+  detail?: Record<string, unknown> | null;
+  at?: Date;
+}
+
+/** An error the ops routes answer with `status` in the problem+json shape. */
+export class DeskError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 404: no such change or version. */
+export class NotFoundError extends DeskError {
+  constructor(what: string) {
+    super(`${what} does not exist`, 404, 'not-found');
+  }
+}
+
+/** 403: the actor lacks the role the action needs. */
+export class RoleRequiredError extends DeskError {
+  constructor(role: OpsRole, action: string) {
+    super(`${action} needs the ${role} role`, 403, 'role-required');
+  }
+}
+
+/** 403: the maker of a change approving it (four eyes: refused whatever their roles). */
+export class OwnChangeError extends DeskError {
+  constructor() {
+    super('the maker of a change cannot approve it: another checker must', 403, 'own-change');
+  }
+}
+
+/** 409: the change is not in a state that allows the action (already published, rejected, …; or has errors). */
+export class WrongStateError extends DeskError {
+  constructor(message: string) {
+    super(message, 409, 'wrong-state');
+  }
+}
+
+/**
+ * 409: the data version the change was diffed from is no longer served. The change has been re-diffed
+ * against the current data (status staged, fresh difference): the checker looks again and approves again.
+ */
+export class StaleChangeError extends DeskError {
+  constructor(
+    readonly change: ChangeSummary,
+    readonly expectedVersion: string,
+    readonly actualVersion: string,
+  ) {
+    super(
+      `the published data changed since this change was diffed (data version ${expectedVersion} → ${actualVersion}); it has been diffed again against the current data: review the new difference and approve again`,
+      409,
+      'stale-change',
+    );
+  }
+}
+
+/** 422: the change removes more than the guard allows and the approval did not say confirmRemovals: true. */
+export class RemovalsNotConfirmedError extends DeskError {
+  constructor(summary: string) {
+    super(
+      `this change removes ${summary}; approve with confirmRemovals: true to publish it`,
+      422,
+      'removals-not-confirmed',
+    );
+  }
+}
+
+export const hasRole = (actor: OpsActor, role: OpsRole) => actor.roles.includes(role);

@@ -1,0 +1,920 @@
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback, gunzip as gunzipCallback } from 'node:zlib';
+import { stringify } from 'csv-stringify/sync';
+import { toCsvCell } from '../../contract/csv-cell';
+import type {
+  ApproveBody,
+  AuditEntry,
+  AuditQuery,
+  ChangeDetail,
+  ChangeKind,
+  ChangeStatus,
+  ChangeSummary,
+  ChangesQuery,
+  DiffEntry,
+  DiffQuery,
+  DiffSummary,
+  GroupCounts,
+  OpsPage,
+  ProblemsQuery,
+  RejectBody,
+  RuleCount,
+  StagingProgress,
+  ValidationProblem,
+  VersionSummary,
+  VersionsQuery,
+} from '../../contract/ops-changes';
+import type { DataSet } from '../domain/data-set';
+import { KIND_DEFINITIONS } from '../importer/kinds';
+import { DataSetChangedError, type LookupStore } from '../store/store';
+import { deskDbOf, type DeskDb, type Row } from './db';
+import { describeGuard, rowsOfKind } from './diff';
+import { prepareChange, type PreparedChange } from './prepare';
+import {
+  DeskError,
+  NotFoundError,
+  OwnChangeError,
+  RemovalsNotConfirmedError,
+  RoleRequiredError,
+  StaleChangeError,
+  WrongStateError,
+  hasRole,
+  type ChangeDesk,
+  type OpsActor,
+  type OpsEvent,
+  type StageInput,
+  type StageOptions,
+  type StartedStaging,
+} from './desk';
+
+// The desk's engine (desk.ts says what it promises). Everything it keeps is in the store's database: the change
+// with a gzip copy of its file, its problems and difference entries, the versions with their snapshots, and the
+// audit trail. Approval rebuilds the data set from the kept file against the data version it was diffed from
+// and publishes it through the store's replaceDataSet with that version expected, so a change is published as
+// the checker saw it or not at all.
+
+const gzip = promisify(gzipCallback);
+const gunzip = promisify(gunzipCallback);
+
+export interface DeskOptions {
+  /** Hours a staged change may stay untouched before it expires (DESK_CHANGE_TTL_HOURS). */
+  changeTtlHours?: number;
+  /** Versions kept per kind, with their snapshots (DESK_VERSIONS_KEPT). */
+  versionsKept?: number;
+  /** Called after a publish commits (the app refreshes its caches and search index as after any replace). */
+  onPublished?: () => void;
+  log?: (message: string) => void;
+}
+
+const SYSTEM = { name: 'system', via: 'system' } as const;
+const now = () => new Date().toISOString();
+const json = <T>(value: unknown): T | null => (typeof value === 'string' && value ? (JSON.parse(value) as T) : null);
+const page = <T>(data: T[], totalItems: number, pageNumber: number, pageSize: number): OpsPage<T> => ({
+  data,
+  pagination: { pageNumber, pageSize, totalItems, totalPages: Math.ceil(totalItems / pageSize) },
+});
+
+/** The kind's rows of a data set as a file in its import format, gzip-compressed: a version's snapshot. */
+export async function snapshotOf(kind: ChangeKind, dataSet: DataSet): Promise<Buffer> {
+  const definition = KIND_DEFINITIONS[kind];
+  const cells = definition
+    .cells(dataSet)
+    .map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [column, toCsvCell(value)])));
+  return gzip(stringify(cells, { header: true, columns: [...definition.columns] }));
+}
+
+export class DeskEngine implements ChangeDesk {
+  private readonly db: DeskDb;
+  private readonly ttlMs: number;
+  private readonly versionsKept: number;
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(
+    readonly store: LookupStore,
+    private readonly options: DeskOptions = {},
+  ) {
+    this.db = deskDbOf(store);
+    this.ttlMs = (options.changeTtlHours ?? 168) * 3_600_000;
+    this.versionsKept = options.versionsKept ?? 10;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Staging
+
+  async stage(actor: OpsActor, input: StageInput, options: StageOptions = {}): Promise<ChangeSummary> {
+    return (await this.startStaging(actor, input, options)).done;
+  }
+
+  async startStaging(actor: OpsActor, input: StageInput, options: StageOptions = {}): Promise<StartedStaging> {
+    if (!hasRole(actor, 'maker')) throw new RoleRequiredError('maker', 'staging a change');
+    return this.begin(actor, input.kind, input.path, input.fileName, input.sha256, null, options);
+  }
+
+  /** Records the change (status validating) and prepares it in the background. */
+  private async begin(
+    actor: OpsActor,
+    kind: ChangeKind,
+    source: string | Uint8Array,
+    fileName: string,
+    sha256: string | undefined,
+    rollbackOf: number | null,
+    options: StageOptions,
+  ): Promise<StartedStaging> {
+    const id = randomUUID();
+    const at = now();
+    await this.db.run(
+      `INSERT INTO desk_changes (id, kind, status, file_name, sha256, rollback_of, staged_by, staged_via, staged_at, updated_at, progress)
+       VALUES (?, ?, 'validating', ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        id,
+        kind,
+        fileName,
+        sha256 ?? '',
+        rollbackOf,
+        actor.name,
+        actor.via,
+        at,
+        at,
+        JSON.stringify({ phase: 'reading', done: 0, total: 0 }),
+      ],
+    );
+    const done = this.prepareAndSave(id, kind, source, fileName, options).then(
+      async (summary) => {
+        await this.recordOpsEvent({
+          actor: actor.name,
+          via: actor.via,
+          action: rollbackOf === null ? 'stage' : 'rollback-staged',
+          target: id,
+          detail: {
+            kind,
+            fileName,
+            rollbackOf,
+            rows: summary.rows,
+            problems: summary.problemCount,
+            diff: summary.diff?.counts ?? null,
+            guardFlagged: summary.diff?.guard.flagged ?? false,
+          },
+        });
+        return summary;
+      },
+      async (error: Error) => {
+        this.options.log?.(`staging ${id} failed: ${error.stack ?? error.message}`);
+        await this.db.run(
+          `UPDATE desk_changes SET status = 'failed', failure = ?, progress = NULL, updated_at = ? WHERE id = ?`,
+          [error.message, now(), id],
+        );
+        return this.summaryOf(id);
+      },
+    );
+    this.running.add(done);
+    void done.finally(() => this.running.delete(done));
+    return { id, done };
+  }
+
+  private async prepareAndSave(
+    id: string,
+    kind: ChangeKind,
+    source: string | Uint8Array,
+    fileName: string,
+    options: StageOptions,
+  ): Promise<ChangeSummary> {
+    const { dataSet: served, version } = await this.store.readDataSet();
+    let lastWrite = 0;
+    const prepared = await prepareChange(kind, source, fileName, served, {
+      onProgress: (progress) => {
+        options.onProgress?.(progress);
+        // Kept on the change at most twice a second, for a poll from any instance.
+        if (Date.now() - lastWrite < 500) return;
+        lastWrite = Date.now();
+        void this.db
+          .run(`UPDATE desk_changes SET progress = ? WHERE id = ? AND status = 'validating'`, [
+            JSON.stringify(progress),
+            id,
+          ])
+          .catch(() => {});
+      },
+    });
+    await this.db.run('UPDATE desk_changes SET file_gz = ?, sha256 = ? WHERE id = ?', [
+      await gzip(prepared.bytes),
+      prepared.sha256,
+      id,
+    ]);
+    options.onProgress?.({ phase: 'saving', done: 0, total: prepared.diff?.entries.length ?? 0 });
+    await this.saveResult(id, prepared, version);
+    options.onProgress?.({ phase: 'done', done: prepared.rowsRead, total: prepared.rowsRead });
+    return this.summaryOf(id);
+  }
+
+  /** Writes a prepared change's report and difference (replacing any earlier ones) and marks it staged. */
+  private async saveResult(id: string, prepared: PreparedChange, baseVersion: string): Promise<void> {
+    await this.db.run('DELETE FROM desk_problems WHERE change_id = ?', [id]);
+    await this.db.run('DELETE FROM desk_diff WHERE change_id = ?', [id]);
+    await this.db.insertMany(
+      'desk_problems',
+      ['change_id', 'seq:int', 'row_number:int', 'column_name', 'value', 'message', 'rule'],
+      prepared.problems.map((p, seq) => [id, seq, p.row, p.column, p.value, p.message, p.rule]),
+    );
+    const entries = prepared.diff?.entries ?? [];
+    await this.db.insertMany(
+      'desk_diff',
+      [
+        'change_id',
+        'seq:int',
+        'op',
+        'country',
+        'bank_code',
+        'key_parts',
+        'before_fields',
+        'after_fields',
+        'changed_fields',
+      ],
+      entries.map((e, seq) => [
+        id,
+        seq,
+        e.op,
+        e.country,
+        e.bankCode,
+        JSON.stringify(e.key),
+        e.before && JSON.stringify(e.before),
+        e.after && JSON.stringify(e.after),
+        e.changedFields.join(' '),
+      ]),
+    );
+    const rules = new Map<string, RuleCount>();
+    for (const p of prepared.problems) {
+      const counted = rules.get(p.rule) ?? { rule: p.rule, column: p.column, count: 0 };
+      counted.count++;
+      rules.set(p.rule, counted);
+    }
+    const ruleCounts = [...rules.values()].sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
+    await this.db.run(
+      `UPDATE desk_changes SET status = 'staged', countries = ?, sha256 = ?, rows_read = ?, rows_valid = ?, rows_bad = ?,
+         problem_count = ?, summary = ?, by_bank = ?, rule_counts = ?, base_version = ?, progress = NULL, updated_at = ?
+       WHERE id = ?`,
+      [
+        prepared.countries.join(' '),
+        prepared.sha256,
+        prepared.rowsRead,
+        prepared.rowsValid,
+        prepared.rowsBad,
+        prepared.problems.length,
+        prepared.diff ? JSON.stringify(prepared.diff.summary) : null,
+        prepared.diff ? JSON.stringify(prepared.diff.byBank) : null,
+        JSON.stringify(ruleCounts),
+        baseVersion,
+        now(),
+        id,
+      ],
+    );
+  }
+
+  async progress(id: string): Promise<StagingProgress | null> {
+    const row = await this.row(id);
+    return json<StagingProgress>(row.progress);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Reading changes
+
+  private async row(id: string): Promise<Row> {
+    const [row] = await this.db.all(
+      `SELECT id, kind, status, countries, file_name, sha256, rows_read, rows_valid, rows_bad, problem_count, summary,
+         by_bank, rule_counts, base_version, rollback_of, staged_by, staged_via, staged_at, updated_at, decided_by,
+         decided_at, comment, progress, failure FROM desk_changes WHERE id = ?`,
+      [id],
+    );
+    if (!row) throw new NotFoundError(`change ${id}`);
+    return row;
+  }
+
+  private toSummary(row: Row, servedVersion: string): ChangeSummary {
+    let status = row.status as ChangeStatus;
+    if (status === 'staged' && row.base_version !== servedVersion) status = 'stale';
+    const diff = json<DiffSummary>(row.summary);
+    const updatedAt = String(row.updated_at);
+    const open = status === 'staged' || status === 'stale' || status === 'validating';
+    return {
+      id: String(row.id),
+      kind: row.kind as ChangeKind,
+      status,
+      countries: String(row.countries ?? '')
+        .split(' ')
+        .filter(Boolean),
+      fileName: String(row.file_name),
+      sha256: String(row.sha256),
+      rows: { read: Number(row.rows_read), valid: Number(row.rows_valid), bad: Number(row.rows_bad) },
+      problemCount: Number(row.problem_count),
+      diff,
+      baseVersion: String(row.base_version),
+      rollbackOf: row.rollback_of === null || row.rollback_of === undefined ? null : Number(row.rollback_of),
+      stagedBy: String(row.staged_by),
+      stagedVia: row.staged_via as ChangeSummary['stagedVia'],
+      stagedAt: String(row.staged_at),
+      updatedAt,
+      expiresAt: open ? new Date(Date.parse(updatedAt) + this.ttlMs).toISOString() : null,
+      decidedBy: (row.decided_by as string | null) ?? null,
+      decidedAt: (row.decided_at as string | null) ?? null,
+      comment: (row.comment as string | null) ?? null,
+      progress: json<StagingProgress>(row.progress),
+      failure: (row.failure as string | null) ?? null,
+      approvable: status === 'staged' && Number(row.problem_count) === 0 && diff !== null,
+    };
+  }
+
+  private async summaryOf(id: string): Promise<ChangeSummary> {
+    return this.toSummary(await this.row(id), await this.store.dataVersion());
+  }
+
+  async get(id: string): Promise<ChangeDetail> {
+    await this.expire();
+    const row = await this.row(id);
+    return {
+      ...this.toSummary(row, await this.store.dataVersion()),
+      ruleCounts: json<RuleCount[]>(row.rule_counts) ?? [],
+      byBank: json<GroupCounts[]>(row.by_bank) ?? [],
+    };
+  }
+
+  async list(query: ChangesQuery): Promise<OpsPage<ChangeSummary>> {
+    await this.expire();
+    const servedVersion = await this.store.dataVersion();
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.status === 'stale' || query.status === 'staged') {
+      where.push(`status = 'staged' AND base_version ${query.status === 'stale' ? '<>' : '='} ?`);
+      params.push(servedVersion);
+    } else if (query.status) {
+      where.push('status = ?');
+      params.push(query.status);
+    }
+    if (query.kind) {
+      where.push('kind = ?');
+      params.push(query.kind);
+    }
+    if (query.stagedBy) {
+      where.push('staged_by = ?');
+      params.push(query.stagedBy);
+    }
+    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const [{ n }] = await this.db.all(`SELECT count(*) AS n FROM desk_changes ${filter}`, params);
+    const rows = await this.db.all(
+      `SELECT id, kind, status, countries, file_name, sha256, rows_read, rows_valid, rows_bad, problem_count, summary,
+         NULL AS by_bank, NULL AS rule_counts, base_version, rollback_of, staged_by, staged_via, staged_at, updated_at,
+         decided_by, decided_at, comment, progress, failure
+       FROM desk_changes ${filter} ORDER BY staged_at DESC, id LIMIT ? OFFSET ?`,
+      [...params, query.pageSize, (query.pageNumber - 1) * query.pageSize],
+    );
+    return page(
+      rows.map((row) => this.toSummary(row, servedVersion)),
+      Number(n),
+      query.pageNumber,
+      query.pageSize,
+    );
+  }
+
+  private static problemOf(row: Row): ValidationProblem {
+    return {
+      row: row.row_number === null ? null : Number(row.row_number),
+      column: (row.column_name as string | null) ?? null,
+      value: (row.value as string | null) ?? null,
+      message: String(row.message),
+      rule: String(row.rule),
+    };
+  }
+
+  async problems(id: string, query: ProblemsQuery): Promise<OpsPage<ValidationProblem>> {
+    await this.row(id);
+    const where = ['change_id = ?'];
+    const params: unknown[] = [id];
+    if (query.rule) {
+      where.push('rule = ?');
+      params.push(query.rule);
+    }
+    if (query.column) {
+      where.push('column_name = ?');
+      params.push(query.column);
+    }
+    const filter = where.join(' AND ');
+    const [{ n }] = await this.db.all(`SELECT count(*) AS n FROM desk_problems WHERE ${filter}`, params);
+    const rows = await this.db.all(
+      `SELECT row_number, column_name, value, message, rule FROM desk_problems WHERE ${filter} ORDER BY seq LIMIT ? OFFSET ?`,
+      [...params, query.pageSize, (query.pageNumber - 1) * query.pageSize],
+    );
+    return page(rows.map(DeskEngine.problemOf), Number(n), query.pageNumber, query.pageSize);
+  }
+
+  async *allProblems(id: string): AsyncIterable<ValidationProblem> {
+    await this.row(id);
+    const CHUNK = 5000;
+    for (let from = 0; ; from += CHUNK) {
+      const rows = await this.db.all(
+        'SELECT row_number, column_name, value, message, rule FROM desk_problems WHERE change_id = ? AND seq >= ? AND seq < ? ORDER BY seq',
+        [id, from, from + CHUNK],
+      );
+      if (rows.length === 0) return;
+      for (const row of rows) yield DeskEngine.problemOf(row);
+    }
+  }
+
+  async diff(id: string, query: DiffQuery): Promise<OpsPage<DiffEntry>> {
+    const row = await this.row(id);
+    // The total from the counts per bank kept with the change: no count over a million entries per page.
+    const groups = json<GroupCounts[]>(row.by_bank) ?? [];
+    const ops = query.op ? [query.op] : (['added', 'removed', 'changed'] as const);
+    let total = 0;
+    for (const g of groups) {
+      if (query.country && g.country !== query.country) continue;
+      if (query.bankCode && g.bankCode !== query.bankCode) continue;
+      for (const op of ops) total += g[op];
+    }
+    const where = ['change_id = ?'];
+    const params: unknown[] = [id];
+    for (const [column, value] of [
+      ['op', query.op],
+      ['country', query.country],
+      ['bank_code', query.bankCode],
+    ] as const) {
+      if (value === undefined) continue;
+      where.push(`${column} = ?`);
+      params.push(value);
+    }
+    // Each filter pages along an index in its order (006/007 migrations): by operation, then country and bank;
+    // by country and bank; or the difference's own order.
+    const order = query.op
+      ? 'op, country, bank_code, seq'
+      : query.country
+        ? 'country, bank_code, seq'
+        : query.bankCode
+          ? 'bank_code, seq'
+          : 'seq';
+    const rows = await this.db.all(
+      `SELECT op, country, bank_code, key_parts, before_fields, after_fields, changed_fields FROM desk_diff
+       WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
+      [...params, query.pageSize, (query.pageNumber - 1) * query.pageSize],
+    );
+    return page(
+      rows.map((r) => ({
+        op: r.op as DiffEntry['op'],
+        key: JSON.parse(String(r.key_parts)) as string[],
+        country: String(r.country),
+        bankCode: (r.bank_code as string | null) ?? null,
+        before: json<Record<string, string | null>>(r.before_fields),
+        after: json<Record<string, string | null>>(r.after_fields),
+        changedFields: String(r.changed_fields).split(' ').filter(Boolean),
+      })),
+      total,
+      query.pageNumber,
+      query.pageSize,
+    );
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Decisions
+
+  /** Moves the change from one of `from` to `to`; false when another caller moved it first. */
+  private async transition(id: string, from: ChangeStatus[], to: ChangeStatus, set: Record<string, unknown> = {}) {
+    const columns = Object.keys(set);
+    const changed = await this.db.run(
+      `UPDATE desk_changes SET status = ?, updated_at = ?${columns.map((c) => `, ${c} = ?`).join('')}
+       WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`,
+      [to, now(), ...columns.map((c) => set[c]), id, ...from],
+    );
+    return changed === 1;
+  }
+
+  async approve(actor: OpsActor, id: string, body: ApproveBody): Promise<ChangeSummary> {
+    if (!hasRole(actor, 'checker')) throw new RoleRequiredError('checker', 'approving a change');
+    const row = await this.row(id);
+    // Four eyes: the maker never approves their own change, whatever roles they hold.
+    if (row.staged_by === actor.name) throw new OwnChangeError();
+    return this.publish(actor, row, body, { comment: body.comment });
+  }
+
+  /**
+   * Publishes a staged change (approve, and the import command). Claims it first (staged → approved), so two
+   * checkers cannot both publish it; anything that stops the publish puts it back to staged.
+   */
+  private async publish(
+    actor: OpsActor,
+    row: Row,
+    body: { confirmRemovals?: boolean },
+    decision: { comment: string },
+  ): Promise<ChangeSummary> {
+    const id = String(row.id);
+    if (row.status !== 'staged') throw new WrongStateError(`the change is ${String(row.status)}, not staged`);
+    const summary = this.toSummary(row, String(row.base_version));
+    if (!summary.approvable)
+      throw new WrongStateError('the change has validation problems (or no difference): it cannot be published');
+    if (summary.diff!.guard.flagged && !body.confirmRemovals)
+      throw new RemovalsNotConfirmedError(describeGuard(summary.diff!, summary.kind));
+    if (!(await this.transition(id, ['staged'], 'approved')))
+      throw new WrongStateError('the change was decided or changed meanwhile');
+    let published = false;
+    try {
+      const { dataSet: served, version } = await this.store.readDataSet();
+      if (version !== row.base_version) await this.restale(actor, id, summary.kind, served, version);
+      const bytes = await this.fileOf(id);
+      const prepared = await prepareChange(summary.kind, bytes, summary.fileName, served);
+      if (!prepared.next) throw new WrongStateError('the change no longer validates against the published data');
+      try {
+        await this.store.replaceDataSet(prepared.next, { expectedVersion: version });
+      } catch (error) {
+        if (!(error instanceof DataSetChangedError)) throw error;
+        const current = await this.store.readDataSet();
+        await this.restale(actor, id, summary.kind, current.dataSet, current.version);
+      }
+      published = true;
+      const dataVersion = await this.store.dataVersion();
+      const at = now();
+      await this.transition(id, ['approved'], 'published', {
+        decided_by: actor.name,
+        decided_at: at,
+        comment: decision.comment || null,
+      });
+      const versionId = await this.recordVersion(summary, actor.name, served, prepared.next, dataVersion, at);
+      await this.recordOpsEvent({
+        actor: actor.name,
+        via: actor.via,
+        action: 'approve',
+        target: id,
+        detail: { comment: decision.comment, confirmRemovals: body.confirmRemovals ?? false },
+      });
+      await this.recordOpsEvent({
+        actor: actor.name,
+        via: actor.via,
+        action: 'publish',
+        target: id,
+        detail: {
+          version: versionId,
+          kind: summary.kind,
+          fileName: summary.fileName,
+          dataVersion,
+          diff: summary.diff!.counts,
+        },
+      });
+      this.options.onPublished?.();
+      return this.summaryOf(id);
+    } finally {
+      if (!published) await this.transition(id, ['approved'], 'staged');
+    }
+  }
+
+  /**
+   * The data changed under a change being approved: it is diffed again against what is served now (status
+   * staged, a fresh difference and report) and the approval refused with StaleChangeError (409).
+   */
+  private async restale(
+    actor: OpsActor,
+    id: string,
+    kind: ChangeKind,
+    served: DataSet,
+    version: string,
+  ): Promise<never> {
+    const row = await this.row(id);
+    const prepared = await prepareChange(kind, await this.fileOf(id), String(row.file_name), served);
+    await this.saveResult(id, prepared, version);
+    await this.db.run(`UPDATE desk_changes SET status = 'staged' WHERE id = ? AND status = 'approved'`, [id]);
+    await this.recordOpsEvent({
+      actor: actor.name,
+      via: actor.via,
+      action: 'restale',
+      target: id,
+      detail: { from: row.base_version, to: version, diff: prepared.diff?.summary.counts ?? null },
+    });
+    throw new StaleChangeError(await this.summaryOf(id), String(row.base_version), version);
+  }
+
+  private async fileOf(id: string): Promise<Buffer> {
+    const [row] = await this.db.all('SELECT file_gz FROM desk_changes WHERE id = ?', [id]);
+    if (!row?.file_gz) throw new WrongStateError('the change has no file kept');
+    return gunzip(row.file_gz as Buffer);
+  }
+
+  async reject(actor: OpsActor, id: string, body: RejectBody): Promise<ChangeSummary> {
+    if (!hasRole(actor, 'checker')) throw new RoleRequiredError('checker', 'rejecting a change');
+    const reason = body.reason?.trim();
+    if (!reason) throw new DeskError('a rejection needs a reason', 400, 'reason-required');
+    await this.row(id);
+    if (
+      !(await this.transition(id, ['staged'], 'rejected', {
+        decided_by: actor.name,
+        decided_at: now(),
+        comment: reason,
+      }))
+    )
+      throw new WrongStateError(`the change is ${String((await this.row(id)).status)}, not staged`);
+    await this.recordOpsEvent({ actor: actor.name, via: actor.via, action: 'reject', target: id, detail: { reason } });
+    return this.summaryOf(id);
+  }
+
+  async discard(actor: OpsActor, id: string): Promise<ChangeSummary> {
+    const row = await this.row(id);
+    if (row.staged_by !== actor.name && !hasRole(actor, 'admin'))
+      throw new DeskError('only the maker of a change (or an admin) can discard it', 403, 'not-your-change');
+    if (!(await this.transition(id, ['staged', 'failed'], 'discarded', { decided_by: actor.name, decided_at: now() })))
+      throw new WrongStateError(`the change is ${String(row.status)}, not staged`);
+    await this.recordOpsEvent({ actor: actor.name, via: actor.via, action: 'discard', target: id });
+    return this.summaryOf(id);
+  }
+
+  async expire(at: Date = new Date()): Promise<number> {
+    const cutoff = new Date(at.getTime() - this.ttlMs).toISOString();
+    const rows = await this.db.all(`SELECT id FROM desk_changes WHERE status = 'staged' AND updated_at < ?`, [cutoff]);
+    let expired = 0;
+    for (const { id } of rows) {
+      if (!(await this.transition(String(id), ['staged'], 'expired', { decided_at: at.toISOString() }))) continue;
+      expired++;
+      await this.recordOpsEvent({
+        ...SYSTEM,
+        actor: SYSTEM.name,
+        action: 'expire',
+        target: String(id),
+        detail: { untouchedSince: cutoff },
+      });
+    }
+    return expired;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Versions
+
+  /**
+   * Records a published version with the snapshot of its kind; the first publish of a kind first records the
+   * data it replaced (the baseline, e.g. the seed), so even the first change can be rolled back. Versions beyond
+   * the retention are deleted with their snapshots.
+   */
+  private async recordVersion(
+    change: Pick<ChangeSummary, 'id' | 'kind' | 'stagedBy' | 'fileName' | 'sha256' | 'countries' | 'diff'>,
+    approvedBy: string,
+    served: DataSet,
+    next: DataSet,
+    dataVersion: string,
+    at: string,
+  ): Promise<number> {
+    const kind = change.kind;
+    const [{ n }] = await this.db.all('SELECT count(*) AS n FROM desk_versions WHERE kind = ?', [kind]);
+    if (Number(n) === 0) {
+      const sources = served.sources.filter((s) => s.kind === kind);
+      await this.insertVersion({
+        kind,
+        changeId: null,
+        stagedBy: null,
+        approvedBy: null,
+        publishedAt: sources.map((s) => s.importedAt ?? '').sort()[0] || at,
+        fileName: sources.map((s) => s.file).join(' ') || '(baseline)',
+        sha256: sources.map((s) => s.sha256).join(' '),
+        rows: rowsOfKind(kind, served),
+        countries: [...new Set(sources.flatMap((s) => s.countries ?? []))].sort(),
+        diff: null,
+        dataVersion: '',
+        snapshot: await snapshotOf(kind, served),
+      });
+    }
+    const id = await this.insertVersion({
+      kind,
+      changeId: change.id,
+      stagedBy: change.stagedBy,
+      approvedBy,
+      publishedAt: at,
+      fileName: change.fileName,
+      sha256: change.sha256,
+      rows: rowsOfKind(kind, next),
+      countries: change.countries,
+      diff: change.diff,
+      dataVersion,
+      snapshot: await snapshotOf(kind, next),
+    });
+    await this.db.run(
+      `DELETE FROM desk_versions WHERE kind = ? AND id NOT IN
+         (SELECT id FROM (SELECT id FROM desk_versions WHERE kind = ? ORDER BY id DESC LIMIT ?) AS kept)`,
+      [kind, kind, this.versionsKept],
+    );
+    return id;
+  }
+
+  private async insertVersion(v: Omit<VersionSummary, 'id' | 'restorable'> & { snapshot: Buffer }): Promise<number> {
+    const [row] = await this.db.all(
+      `INSERT INTO desk_versions (kind, change_id, staged_by, approved_by, published_at, file_name, sha256, rows, countries,
+         summary, data_version, snapshot_gz) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      [
+        v.kind,
+        v.changeId,
+        v.stagedBy,
+        v.approvedBy,
+        v.publishedAt,
+        v.fileName,
+        v.sha256,
+        v.rows,
+        v.countries.join(' '),
+        v.diff ? JSON.stringify(v.diff) : null,
+        v.dataVersion,
+        v.snapshot,
+      ],
+    );
+    return Number(row.id);
+  }
+
+  async versions(query: VersionsQuery): Promise<OpsPage<VersionSummary>> {
+    const filter = query.kind ? 'WHERE kind = ?' : '';
+    const params = query.kind ? [query.kind] : [];
+    const [{ n }] = await this.db.all(`SELECT count(*) AS n FROM desk_versions ${filter}`, params);
+    const rows = await this.db.all(
+      `SELECT id, kind, change_id, staged_by, approved_by, published_at, file_name, sha256, rows, countries, summary,
+         data_version, snapshot_gz IS NOT NULL AS restorable FROM desk_versions ${filter} ORDER BY id DESC LIMIT ? OFFSET ?`,
+      [...params, query.pageSize, (query.pageNumber - 1) * query.pageSize],
+    );
+    return page(
+      rows.map((r) => ({
+        id: Number(r.id),
+        kind: r.kind as ChangeKind,
+        changeId: (r.change_id as string | null) ?? null,
+        stagedBy: (r.staged_by as string | null) ?? null,
+        approvedBy: (r.approved_by as string | null) ?? null,
+        publishedAt: String(r.published_at),
+        fileName: String(r.file_name),
+        sha256: String(r.sha256),
+        rows: Number(r.rows),
+        countries: String(r.countries ?? '')
+          .split(' ')
+          .filter(Boolean),
+        diff: json<DiffSummary>(r.summary),
+        dataVersion: String(r.data_version),
+        restorable: Boolean(r.restorable),
+      })),
+      Number(n),
+      query.pageNumber,
+      query.pageSize,
+    );
+  }
+
+  async stageRollback(actor: OpsActor, versionId: number, options: StageOptions = {}): Promise<ChangeSummary> {
+    if (!hasRole(actor, 'checker')) throw new RoleRequiredError('checker', 'rolling back');
+    const [version] = await this.db.all('SELECT id, kind, file_name, snapshot_gz FROM desk_versions WHERE id = ?', [
+      versionId,
+    ]);
+    if (!version) throw new NotFoundError(`version ${versionId}`);
+    if (!version.snapshot_gz) throw new WrongStateError(`version ${versionId} has no snapshot kept`);
+    const bytes = await gunzip(version.snapshot_gz as Buffer);
+    const started = await this.begin(
+      actor,
+      version.kind as ChangeKind,
+      bytes,
+      `rollback-to-version-${versionId}.csv`,
+      undefined,
+      versionId,
+      options,
+    );
+    return started.done;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // The import command
+
+  /**
+   * The import command's path: the file staged like any change (by the shell user), its difference shown, then
+   * published by the same user — an operator with shell access is both maker and checker, and audited as such.
+   * Over the removal guard it is refused unless `allowRemovals`. `dryRun` diffs and keeps nothing.
+   */
+  async prepareFromShell(kind: ChangeKind, path: string, fileName: string, options: { skipInvalid?: boolean } = {}) {
+    const { dataSet, version } = await this.store.readDataSet();
+    const prepared = await prepareChange(kind, path, fileName, dataSet, options);
+    return { prepared, served: dataSet, version };
+  }
+
+  /**
+   * Records what the import command published (it wrote through the importer, importFile): a published change,
+   * a version with its snapshot (rollback-able from the desk) and the audit row.
+   */
+  async recordShellImport(
+    actor: OpsActor,
+    prepared: PreparedChange,
+    kind: ChangeKind,
+    served: DataSet,
+    baseVersion: string,
+  ): Promise<number> {
+    const id = randomUUID();
+    const at = now();
+    const next = (await this.store.readDataSet()).dataSet;
+    const dataVersion = await this.store.dataVersion();
+    await this.db.run(
+      `INSERT INTO desk_changes (id, kind, status, countries, file_name, sha256, rows_read, rows_valid, rows_bad, problem_count,
+         summary, by_bank, rule_counts, base_version, staged_by, staged_via, staged_at, updated_at, decided_by, decided_at, comment)
+       VALUES (?, ?, 'published', ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        id,
+        kind,
+        prepared.countries.join(' '),
+        prepared.fileName,
+        prepared.sha256,
+        prepared.rowsRead,
+        prepared.rowsValid,
+        prepared.rowsBad,
+        prepared.problems.length,
+        prepared.diff ? JSON.stringify(prepared.diff.summary) : null,
+        prepared.diff ? JSON.stringify(prepared.diff.byBank) : null,
+        baseVersion,
+        actor.name,
+        actor.via,
+        at,
+        at,
+        actor.name,
+        at,
+        'npm run import',
+      ],
+    );
+    const versionId = await this.recordVersion(
+      {
+        id,
+        kind,
+        stagedBy: actor.name,
+        fileName: prepared.fileName,
+        sha256: prepared.sha256,
+        countries: prepared.countries,
+        diff: prepared.diff?.summary ?? null,
+      },
+      actor.name,
+      served,
+      next,
+      dataVersion,
+      at,
+    );
+    await this.recordOpsEvent({
+      actor: actor.name,
+      via: actor.via,
+      action: 'import',
+      target: id,
+      detail: {
+        kind,
+        fileName: prepared.fileName,
+        version: versionId,
+        dataVersion,
+        diff: prepared.diff?.summary.counts ?? null,
+      },
+    });
+    return versionId;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Audit
+
+  async recordOpsEvent(event: OpsEvent): Promise<void> {
+    await this.db.run('INSERT INTO ops_audit (at, actor, via, action, target, detail) VALUES (?, ?, ?, ?, ?, ?)', [
+      (event.at ?? new Date()).toISOString(),
+      event.actor,
+      event.via,
+      event.action,
+      event.target ?? null,
+      event.detail ? JSON.stringify(event.detail) : null,
+    ]);
+  }
+
+  async audit(query: AuditQuery): Promise<OpsPage<AuditEntry>> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.action) {
+      where.push('action = ?');
+      params.push(query.action);
+    }
+    if (query.actor) {
+      where.push('actor = ?');
+      params.push(query.actor);
+    }
+    if (query.from) {
+      where.push('at >= ?');
+      params.push(new Date(query.from).toISOString());
+    }
+    if (query.to) {
+      where.push('at < ?');
+      params.push(new Date(query.to).toISOString());
+    }
+    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const [{ n }] = await this.db.all(`SELECT count(*) AS n FROM ops_audit ${filter}`, params);
+    const rows = await this.db.all(
+      `SELECT id, at, actor, via, action, target, detail FROM ops_audit ${filter} ORDER BY id DESC LIMIT ? OFFSET ?`,
+      [...params, query.pageSize, (query.pageNumber - 1) * query.pageSize],
+    );
+    return page(
+      rows.map((r) => ({
+        id: Number(r.id),
+        at: String(r.at),
+        actor: String(r.actor),
+        via: String(r.via),
+        action: String(r.action),
+        target: (r.target as string | null) ?? null,
+        detail: json<Record<string, unknown>>(r.detail),
+      })),
+      Number(n),
+      query.pageNumber,
+      query.pageSize,
+    );
+  }
+
+  /** Waits for stagings still running (they write to the store), then lets go; the store is the caller's. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+}
+
+/** The desk's events for a caller that has only the store (desk-auth's sign-in events). */
+export const recordOpsEvent = (store: LookupStore, event: OpsEvent) => new DeskEngine(store).recordOpsEvent(event);
