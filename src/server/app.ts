@@ -35,6 +35,10 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import opsAuth, { type OpsAuthOptions } from './plugins/app/ops-auth';
 import { opsAccountsOf, type OpsAccountStore } from './store/ops-accounts';
 import { opsV1Routes } from './routes/v1/ops';
+import fastifyMultipart from '@fastify/multipart';
+import { tmpdir } from 'node:os';
+import { DeskEngine, type DeskOptions } from './desk/engine';
+import type { ChangeDesk } from './desk/desk';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,6 +49,10 @@ declare module 'fastify' {
     redis: RedisDependency | null;
     /** The operations desk's accounts and sessions, in the store's database. */
     opsAccounts: OpsAccountStore;
+    /** The operations desk's engine (desk/engine.ts): changes, versions, audit. */
+    desk: ChangeDesk;
+    /** Where uploads are streamed before staging, and how large one may be (OPS_UPLOAD_MAX_BYTES). */
+    opsUploads: { dir: string; maxBytes: number };
   }
   interface FastifyRequest {
     correlationId: string;
@@ -80,6 +88,10 @@ export interface AppOptions {
   ops?: Partial<Omit<OpsAuthOptions, 'accounts'>>;
   /** Trust X-Forwarded-* from a proxy in front (TRUST_PROXY): the client address, and https for Secure cookies. */
   trustProxy?: boolean | string;
+  /** The desk engine's settings (DESK_CHANGE_TTL_HOURS, DESK_VERSIONS_KEPT). */
+  desk?: DeskOptions;
+  /** Uploads: folder (default DATA_DIR/uploads in main; the system's temporary folder here) and size limit. */
+  uploads?: { dir?: string; maxBytes?: number };
 }
 
 /** The ops session and sign-in defaults (README, "Configuration"). */
@@ -191,6 +203,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('searchIndex', search);
   const opsAccounts = opsAccountsOf(options.store);
   app.decorate('opsAccounts', opsAccounts);
+  const desk = new DeskEngine(options.store, { log: (m) => app.log.info(m), ...options.desk });
+  app.decorate('desk', desk);
+  app.addHook('onClose', () => desk.close());
+  app.decorate('opsUploads', {
+    dir: options.uploads?.dir ?? join(tmpdir(), 'rpl-uploads'),
+    maxBytes: options.uploads?.maxBytes ?? 512 * 1024 * 1024,
+  });
   app.addHook('onClose', () => search.close());
   if (options.searchIndexBuild === 'inline') await search.rebuild();
   else void search.rebuild();
@@ -328,8 +347,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           nameSpace: 'rpl-ops-rate-limit:',
         });
       }
+      await ops.register(fastifyMultipart, { limits: { fileSize: app.opsUploads.maxBytes, files: 1, fields: 10 } });
       await ops.register(opsAuth, {
         ...OPS_DEFAULTS,
+        // Sign-ins, failed sign-ins, sign-outs and account changes go to the desk's audit trail.
+        audit: (event) => desk.recordOpsEvent(event),
         ...options.ops,
         signInLimit: { ...OPS_DEFAULTS.signInLimit, ...options.ops?.signInLimit },
         accounts: opsAccounts,

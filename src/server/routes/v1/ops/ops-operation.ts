@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { OpsRole } from '../../../../contract/ops-auth';
 import type { ProblemParameter } from '../../../../contract';
-import { ProblemError } from '../../../problems';
+import { ProblemError, type ProblemKind } from '../../../problems';
+import { DeskError } from '../../../desk/desk';
 import type { OpsActor } from '../../../plugins/app/ops-auth';
 
 // One declaration per operation of the operations desk (/v1/ops/…), as defineOperation is for the lookups:
@@ -100,6 +101,15 @@ function parseRequest(request: FastifyRequest, operation: OpsOperation) {
   return { query, params, body };
 }
 
+const DESK_STATUS_KINDS: Record<number, ProblemKind> = {
+  400: 'invalidRequest',
+  403: 'forbidden',
+  404: 'notFound',
+  409: 'conflict',
+  413: 'payloadTooLarge',
+  422: 'unprocessable',
+};
+
 /** A plugin (registered under the `/v1/ops` prefix, after ops-auth) that routes every ops operation. */
 export function opsRoutes(operations: readonly OpsOperation[]) {
   return async function routes(app: FastifyInstance) {
@@ -114,7 +124,15 @@ export function opsRoutes(operations: readonly OpsOperation[]) {
               ? request.opsActor
               : app.opsAuth.require(request, operation.access === 'signedIn' ? undefined : operation.access);
           const { query, params, body } = parseRequest(request, operation);
-          const answer = await operation.handle({ app, request, reply, actor: actor as OpsActor, query, params, body });
+          let answer: unknown;
+          try {
+            answer = await operation.handle({ app, request, reply, actor: actor as OpsActor, query, params, body });
+          } catch (error) {
+            // The engine's errors carry their status (desk.ts): the same problem shape as everything else.
+            if (error instanceof DeskError)
+              throw new ProblemError(DESK_STATUS_KINDS[error.status] ?? 'invalidRequest', error.message);
+            throw error;
+          }
           // A handler that answered itself (a streamed CSV) hands back the reply.
           if (answer === reply || reply.sent) return reply;
           if (operation.response === null) return reply.code(204).send();
