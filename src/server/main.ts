@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { join } from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { loadConfig } from './config';
@@ -78,6 +79,8 @@ async function main() {
     corsOrigins: config.CORS_ORIGINS,
     access,
     trustProxy: config.TRUST_PROXY,
+    uploads: { dir: join(config.DATA_DIR, 'uploads'), maxBytes: config.OPS_UPLOAD_MAX_BYTES },
+    desk: { changeTtlHours: config.DESK_CHANGE_TTL_HOURS, versionsKept: config.DESK_VERSIONS_KEPT },
     ops: {
       idleMs: config.OPS_SESSION_IDLE_MINUTES * 60_000,
       absoluteMs: config.OPS_SESSION_ABSOLUTE_HOURS * 3_600_000,
