@@ -2,13 +2,33 @@ import { randomBytes } from 'node:crypto';
 import { hashApiKey } from '../src/server/plugins/app/access';
 
 // Issues a new API key: prints the key (hand it to the correspondent, once) and the entry for API_KEYS_FILE,
-// which holds only the key's hash.  Usage: npx tsx scripts/api-key.ts <holder> <correspondent id>...
-const [holder, ...correspondents] = process.argv.slice(2);
-if (!holder || correspondents.length === 0) {
-  console.error('usage: npx tsx scripts/api-key.ts <holder> <correspondent id>...');
+// which holds only the key's hash.  Usage: npx tsx scripts/api-key.ts <holder> [<correspondent id>...]
+// [--ops-role maker|checker|admin ...]: a key with ops roles may act on the operations desk (/v1/ops).
+const args = process.argv.slice(2);
+const opsRoles: string[] = [];
+const positional: string[] = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--ops-role') opsRoles.push(args[++i] ?? '');
+  else positional.push(args[i]);
+}
+const [holder, ...correspondents] = positional;
+if (
+  !holder ||
+  (correspondents.length === 0 && opsRoles.length === 0) ||
+  opsRoles.some((r) => !['maker', 'checker', 'admin'].includes(r))
+) {
+  console.error(
+    'usage: npx tsx scripts/api-key.ts <holder> [<correspondent id>...] [--ops-role maker|checker|admin]...',
+  );
   process.exit(2);
 }
 const key = randomBytes(32).toString('base64url');
 console.log(`API key (give to ${holder}; it is not stored): ${key}`);
 console.log('Entry for API_KEYS_FILE "keys":');
-console.log(JSON.stringify({ holder, sha256: hashApiKey(key), correspondents }, null, 2));
+console.log(
+  JSON.stringify(
+    { holder, sha256: hashApiKey(key), correspondents, ...(opsRoles.length > 0 ? { opsRoles } : {}) },
+    null,
+    2,
+  ),
+);

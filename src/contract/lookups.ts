@@ -253,7 +253,7 @@ export type Page<T> = { data: T[]; pagination: Pagination };
 
 export const problemParameter = z.object({
   name: z.string().meta({ example: 'pageSize' }),
-  in: z.enum(['query', 'header', 'path']),
+  in: z.enum(['query', 'header', 'path', 'body', 'cookie']),
   message: z.string().meta({ example: 'must be between 1 and 1000' }),
 });
 export type ProblemParameter = z.infer<typeof problemParameter>;

@@ -31,6 +31,14 @@ import { StoreUnavailableError, type LookupStore } from './store/store';
 import rateLimit, { type RateLimitOptions } from './plugins/external/rate-limit';
 import type { RedisDependency } from './redis';
 import { OPERATIONS, v1Routes } from './routes/v1';
+import fastifyRateLimit from '@fastify/rate-limit';
+import opsAuth, { type OpsAuthOptions } from './plugins/app/ops-auth';
+import { opsAccountsOf, type OpsAccountStore } from './store/ops-accounts';
+import { opsV1Routes } from './routes/v1/ops';
+import fastifyMultipart from '@fastify/multipart';
+import { tmpdir } from 'node:os';
+import { DeskEngine, type DeskOptions } from './desk/engine';
+import type { ChangeDesk } from './desk/desk';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,6 +47,12 @@ declare module 'fastify' {
     searchIndex: SearchService;
     /** Redis (REDIS_URL), when configured: /readyz reports it degraded. */
     redis: RedisDependency | null;
+    /** The operations desk's accounts and sessions, in the store's database. */
+    opsAccounts: OpsAccountStore;
+    /** The operations desk's engine (desk/engine.ts): changes, versions, audit. */
+    desk: ChangeDesk;
+    /** Where uploads are streamed before staging, and how large one may be (OPS_UPLOAD_MAX_BYTES). */
+    opsUploads: { dir: string; maxBytes: number };
   }
   interface FastifyRequest {
     correlationId: string;
@@ -70,7 +84,22 @@ export interface AppOptions {
    * first index is in place) or 'inline' (built before buildApp returns; small data sets, tests).
    */
   searchIndexBuild?: 'worker' | 'inline';
+  /** The operations desk's sign-in (OPS_* variables; plugins/app/ops-auth.ts); defaults below. */
+  ops?: Partial<Omit<OpsAuthOptions, 'accounts'>>;
+  /** Trust X-Forwarded-* from a proxy in front (TRUST_PROXY): the client address, and https for Secure cookies. */
+  trustProxy?: boolean | string;
+  /** The desk engine's settings (DESK_CHANGE_TTL_HOURS, DESK_VERSIONS_KEPT). */
+  desk?: DeskOptions;
+  /** Uploads: folder (default DATA_DIR/uploads in main; the system's temporary folder here) and size limit. */
+  uploads?: { dir?: string; maxBytes?: number };
 }
+
+/** The ops session and sign-in defaults (README, "Configuration"). */
+export const OPS_DEFAULTS = {
+  idleMs: 30 * 60_000,
+  absoluteMs: 12 * 3_600_000,
+  signInLimit: { perAccountMax: 10, perAddressMax: 50, windowMs: 15 * 60_000 },
+} as const;
 
 /** A path the portal's router may own: not the API, not an asset folder, no file extension in its last segment. */
 const isPortalRoute = (path: string) =>
@@ -131,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       connectionsCheckingInterval: 500,
     },
     requestTimeout: limits.requestTimeoutMs,
+    trustProxy: options.trustProxy ?? false,
     // A path parameter (GET /v1/codes/{code}) as long as the request target allows: an over-long code is then
     // the route's 400 naming the parameter, not the router's 404.
     routerOptions: { maxParamLength: limits.maxUrlLength },
@@ -171,6 +201,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: (message, details) => app.log.info(details ?? {}, message),
   });
   app.decorate('searchIndex', search);
+  const opsAccounts = opsAccountsOf(options.store);
+  app.decorate('opsAccounts', opsAccounts);
+  const desk = new DeskEngine(options.store, { log: (m) => app.log.info(m), ...options.desk });
+  app.decorate('desk', desk);
+  app.addHook('onClose', () => desk.close());
+  app.decorate('opsUploads', {
+    dir: options.uploads?.dir ?? join(tmpdir(), 'rpl-uploads'),
+    maxBytes: options.uploads?.maxBytes ?? 512 * 1024 * 1024,
+  });
   app.addHook('onClose', () => search.close());
   if (options.searchIndexBuild === 'inline') await search.rebuild();
   else void search.rebuild();
@@ -294,6 +333,32 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await lookups.register(v1Routes);
     },
     { prefix: '/v1' },
+  );
+
+  // The operations desk (issue #24): its own scope, not behind the lookups' access check (a correspondent id or
+  // a lookups key is no ops credential); ops-auth resolves the account or key and checks CSRF.
+  await app.register(
+    async (ops) => {
+      // Counters of the sign-in budget: the lookups' rate limit registers the plugin when on; else here.
+      if (!ops.hasDecorator('createRateLimit')) {
+        await ops.register(fastifyRateLimit, {
+          global: false,
+          redis: options.redis?.redis,
+          nameSpace: 'rpl-ops-rate-limit:',
+        });
+      }
+      await ops.register(fastifyMultipart, { limits: { fileSize: app.opsUploads.maxBytes, files: 1, fields: 10 } });
+      await ops.register(opsAuth, {
+        ...OPS_DEFAULTS,
+        // Sign-ins, failed sign-ins, sign-outs and account changes go to the desk's audit trail.
+        audit: (event) => desk.recordOpsEvent(event),
+        ...options.ops,
+        signInLimit: { ...OPS_DEFAULTS.signInLimit, ...options.ops?.signInLimit },
+        accounts: opsAccounts,
+      });
+      await ops.register(opsV1Routes);
+    },
+    { prefix: '/v1/ops' },
   );
 
   if (portalBuilt) {

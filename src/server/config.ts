@@ -75,6 +75,27 @@ const environment = z.object({
   METRICS_HOST: z.string().default('127.0.0.1'),
   /** How long SIGTERM waits for in-flight requests before giving up (exit 1). */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  // The operations desk's sign-in (docs/operations.md, "Ops accounts and sessions").
+  /** A session unused this many minutes ends. */
+  OPS_SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  /** A session ends this many hours after sign-in, used or not. */
+  OPS_SESSION_ABSOLUTE_HOURS: z.coerce
+    .number()
+    .min(0.1)
+    .max(24 * 30)
+    .default(12),
+  /** Sign-in attempts per account name, and per client address, per OPS_SIGN_IN_WINDOW_MINUTES. */
+  OPS_SIGN_IN_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  OPS_SIGN_IN_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
+  OPS_SIGN_IN_WINDOW_MINUTES: z.coerce.number().min(1).default(15),
+  /** Trust X-Forwarded-For/-Proto from a proxy in front: client addresses, and https for Secure cookies. */
+  TRUST_PROXY: flag(false),
+  /** Largest file an ops upload may be, in bytes (413 past it); uploads are streamed to DATA_DIR/uploads. */
+  OPS_UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(512 * 1024 * 1024),
   // Operations desk (docs/import.md, "The operations desk's engine").
   /** A staged change nobody acts on for this many hours expires (default 7 days). */
   DESK_CHANGE_TTL_HOURS: z.coerce.number().min(1).default(168),

@@ -1,8 +1,9 @@
 import cluster from 'node:cluster';
+import { join } from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { loadConfig } from './config';
-import { loadApiKeys, loadCorrespondents } from './plugins/app/access';
+import { loadApiKeys, loadCorrespondents, loadOpsApiKeys } from './plugins/app/access';
 import { openStore } from './open-store';
 import { connectRedis } from './redis';
 import { startMetricsServer } from './plugins/app/metrics';
@@ -77,6 +78,19 @@ async function main() {
     metrics: { key: config.METRICS_KEY, separatePort: config.METRICS_PORT !== undefined },
     corsOrigins: config.CORS_ORIGINS,
     access,
+    trustProxy: config.TRUST_PROXY,
+    uploads: { dir: join(config.DATA_DIR, 'uploads'), maxBytes: config.OPS_UPLOAD_MAX_BYTES },
+    desk: { changeTtlHours: config.DESK_CHANGE_TTL_HOURS, versionsKept: config.DESK_VERSIONS_KEPT },
+    ops: {
+      idleMs: config.OPS_SESSION_IDLE_MINUTES * 60_000,
+      absoluteMs: config.OPS_SESSION_ABSOLUTE_HOURS * 3_600_000,
+      signInLimit: {
+        perAccountMax: config.OPS_SIGN_IN_MAX_PER_ACCOUNT,
+        perAddressMax: config.OPS_SIGN_IN_MAX_PER_ADDRESS,
+        windowMs: config.OPS_SIGN_IN_WINDOW_MINUTES * 60_000,
+      },
+      apiKeys: config.API_KEYS_FILE ? loadOpsApiKeys(config.API_KEYS_FILE) : undefined,
+    },
     limits: {
       maxUrlLength: config.MAX_URL_LENGTH,
       maxHeaderSize: config.MAX_HEADER_SIZE,

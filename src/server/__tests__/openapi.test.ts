@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { lookupHeaders } from '../../contract';
 import { OPERATIONS } from '../routes/v1';
+import { OPS_OPERATIONS } from '../routes/v1/ops';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 // The OpenAPI document is generated from the contract; it must be valid OpenAPI 3.1 and describe every
@@ -41,8 +42,8 @@ describe('GET /v1/openapi.json', () => {
   });
 
   it('tags the extensions beyond the spec, and takes the code in the path', () => {
-    const tagged = Object.entries(document.paths as Record<string, { get: { tags: string[] } }>)
-      .filter(([, item]) => item.get.tags.includes('Extensions'))
+    const tagged = Object.entries(document.paths as Record<string, { get?: { tags: string[] } }>)
+      .filter(([, item]) => item.get?.tags.includes('Extensions'))
       .map(([path]) => path);
     expect(tagged.sort()).toEqual(['/v1/banks/browse', '/v1/codes/{code}']);
     const code = document.paths['/v1/codes/{code}'].get.parameters.find((p: { name: string }) => p.name === 'code');
@@ -66,10 +67,29 @@ describe('GET /v1/openapi.json', () => {
     });
   });
 
+  // The operations desk (routes/v1/ops): each operation under its method, with its security and errors.
+  it.each(OPS_OPERATIONS.map((o) => [o.method, o.path, o] as const))(
+    '%s %s is documented with its security',
+    (method, path, operation) => {
+      const entry = document.paths[path]?.[method.toLowerCase()];
+      expect(entry, `${method} ${path}`).toBeDefined();
+      expect(entry.tags).toEqual(['Operations desk']);
+      const schemes = (entry.security as Record<string, string[]>[]).map((s) => Object.keys(s).sort().join('+'));
+      const unsafe = method !== 'GET';
+      expect(schemes).toContain(unsafe ? 'csrfToken+opsSession' : 'opsSession');
+      if (operation.access !== 'public') expect(schemes).toContain('opsKey');
+      expect(Object.keys(entry.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '500']));
+      expect(entry.responses['401'].content['application/problem+json']).toBeDefined();
+      expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['csrfToken', 'opsKey', 'opsSession']);
+    },
+  );
+
   it('every path the app routes under /v1 is in the document', () => {
-    const routed = t.app.printRoutes({ commonPrefix: false });
-    for (const path of Object.keys(document.paths)) {
-      expect(routed).toContain(path.replace('/v1/', '').replace(/\{(\w+)\}/, ':$1'));
+    for (const [path, item] of Object.entries(document.paths as Record<string, object>)) {
+      for (const method of Object.keys(item)) {
+        const url = path.replace(/\{(\w+)\}/g, ':$1');
+        expect(t.app.hasRoute({ method: method.toUpperCase() as 'GET', url }), `${method} ${path}`).toBe(true);
+      }
     }
   });
 

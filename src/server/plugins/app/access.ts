@@ -4,7 +4,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { FINANCIAL_ID_PATTERN } from '../../../contract';
+import { opsRole } from '../../../contract/ops-auth';
 import { ProblemError } from '../../problems';
+import type { OpsApiKey } from './ops-auth';
 
 // Who may call the lookups. Both checks are off unless configured (README.md, "Security and operations"):
 // - the correspondent registry: only listed x-fapi-financial-id values are served (403 otherwise);
@@ -46,22 +48,43 @@ export function loadCorrespondents(file: string): Set<string> {
 
 const apiKeysFile = z.object({
   keys: z.array(
-    z.object({
-      /** Who holds the key, for the operator; never the key itself. */
-      holder: z.string().min(1),
-      sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the key (npx tsx scripts/api-key.ts)'),
-      correspondents: z.array(correspondentId).min(1),
-    }),
+    z
+      .object({
+        /** Who holds the key, for the operator; never the key itself. */
+        holder: z.string().min(1),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the key (npx tsx scripts/api-key.ts)'),
+        /** The correspondents the key may look up for; none for a key used on the operations desk only. */
+        correspondents: z.array(correspondentId).default([]),
+        /** Ops roles (maker, checker, admin): the key may act on the operations desk (/v1/ops) with them. */
+        opsRoles: z.array(opsRole).default([]),
+      })
+      .refine((k) => k.correspondents.length > 0 || k.opsRoles.length > 0, 'give correspondents, opsRoles or both'),
   ),
 });
 
-/** API_KEYS_FILE: {"keys":[{"holder":"…","sha256":"<hex sha-256 of the key>","correspondents":["AB12CD"]}]}. */
-export function loadApiKeys(file: string): Map<string, Set<string>> {
+function readApiKeysFile(file: string) {
   const parsed = apiKeysFile.safeParse(JSON.parse(readFileSync(file, 'utf8')));
   if (!parsed.success) {
     throw new Error(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
-  return new Map(parsed.data.keys.map((k) => [k.sha256, new Set(k.correspondents)]));
+  return parsed.data.keys;
+}
+
+/**
+ * API_KEYS_FILE: {"keys":[{"holder":"…","sha256":"<hex sha-256 of the key>","correspondents":["AB12CD"]}]}; the
+ * keys of the lookups (those bound to correspondents).
+ */
+export function loadApiKeys(file: string): Map<string, Set<string>> {
+  return new Map(
+    readApiKeysFile(file)
+      .filter((k) => k.correspondents.length > 0)
+      .map((k) => [k.sha256, new Set(k.correspondents)]),
+  );
+}
+
+/** Every key of API_KEYS_FILE with its holder and ops roles ("opsRoles": ["checker"]; none for a lookup key). */
+export function loadOpsApiKeys(file: string): Map<string, OpsApiKey> {
+  return new Map(readApiKeysFile(file).map((k) => [k.sha256, { holder: k.holder, roles: k.opsRoles }]));
 }
 
 function bearerKey(request: FastifyRequest): string | undefined {

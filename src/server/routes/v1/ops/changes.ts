@@ -1,0 +1,291 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify/sync';
+import { z } from 'zod';
+import {
+  approveBody,
+  auditEntry,
+  auditQuery,
+  changeDetail,
+  changeKind,
+  changeSummary,
+  changesQuery,
+  diffEntry,
+  diffQuery,
+  opsPage,
+  problemsQuery,
+  rejectBody,
+  validationProblem,
+  versionSummary,
+  versionsQuery,
+} from '../../../../contract/ops-changes';
+import { ProblemError } from '../../../problems';
+import { defineOpsOperation } from './ops-operation';
+
+// The desk's changes over HTTP: upload (streamed to a file, SHA-256 computed on the way, size-limited) and
+// stage, inbox, report, difference, four-eyes decisions, versions, rollback and the audit trail. The engine
+// (app.desk, desk/engine.ts) checks roles and four eyes itself too; its errors carry their status.
+
+const changeId = z.strictObject({ id: z.string().min(1).max(64) });
+const versionId = z.strictObject({ id: z.coerce.number().int().min(1) });
+
+export const changeOperations = [
+  defineOpsOperation({
+    method: 'POST',
+    path: '/v1/ops/changes',
+    summary: 'Upload and stage a change (maker)',
+    description:
+      'multipart/form-data: the field `kind` (branches, partners, agents) first, then the `file` (CSV in the import format, or XLSX). The file is streamed to disk (over OPS_UPLOAD_MAX_BYTES: 413) with its SHA-256 computed on the way, then validated and diffed in the background: 202 with the change; poll GET /v1/ops/changes/{id} for its progress.',
+    access: 'maker',
+    multipart: z.object({ kind: changeKind, file: z.string().meta({ format: 'binary' }) }),
+    response: changeSummary,
+    status: 202,
+    errors: [
+      { status: 413, description: 'Payload too large: the file is over OPS_UPLOAD_MAX_BYTES.' },
+      { status: 415, description: 'Unsupported media type: not multipart/form-data.' },
+    ],
+    async handle({ app, request, actor }) {
+      if (!request.isMultipart()) {
+        throw new ProblemError(
+          'unsupportedMediaType',
+          'Send the file as multipart/form-data (fields kind, then file).',
+        );
+      }
+      mkdirSync(app.opsUploads.dir, { recursive: true });
+      let kind: z.infer<typeof changeKind> | undefined;
+      let stored: { path: string; fileName: string; sha256: string } | undefined;
+      try {
+        for await (const part of request.parts({ limits: { fileSize: app.opsUploads.maxBytes, files: 1 } })) {
+          if (part.type === 'field') {
+            if (part.fieldname === 'kind') {
+              const parsed = changeKind.safeParse(part.value);
+              if (!parsed.success) {
+                throw new ProblemError('invalidRequest', 'kind must be branches, partners or agents.', [
+                  { name: 'kind', in: 'body', message: 'must be branches, partners or agents' },
+                ]);
+              }
+              kind = parsed.data;
+            }
+            continue;
+          }
+          if (!kind) {
+            part.file.resume();
+            throw new ProblemError('invalidRequest', 'Send the kind field before the file.', [
+              { name: 'kind', in: 'body', message: 'is missing (it must come before the file)' },
+            ]);
+          }
+          const path = join(app.opsUploads.dir, `${randomUUID()}.upload`);
+          const hash = createHash('sha256');
+          const hashing = new Transform({
+            transform(chunk: Buffer, _encoding, done) {
+              hash.update(chunk);
+              done(null, chunk);
+            },
+          });
+          stored = { path, fileName: part.filename || 'upload', sha256: '' };
+          await pipeline(part.file, hashing, createWriteStream(path));
+          if (part.file.truncated) {
+            throw new ProblemError(
+              'payloadTooLarge',
+              `The file is larger than ${app.opsUploads.maxBytes} bytes (OPS_UPLOAD_MAX_BYTES).`,
+            );
+          }
+          stored.sha256 = hash.digest('hex');
+        }
+      } catch (error) {
+        if (stored) await rm(stored.path, { force: true });
+        const code = (error as { code?: string }).code;
+        if (code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new ProblemError(
+            'payloadTooLarge',
+            `The file is larger than ${app.opsUploads.maxBytes} bytes (OPS_UPLOAD_MAX_BYTES).`,
+          );
+        }
+        throw error;
+      }
+      if (!kind || !stored) {
+        throw new ProblemError('invalidRequest', 'Send the fields kind and file.', [
+          { name: kind ? 'file' : 'kind', in: 'body', message: 'is missing' },
+        ]);
+      }
+      const started = await app.desk.startStaging(actor, { kind, ...stored });
+      // The engine keeps its own copy: the upload goes once staging is done.
+      void started.done.finally(() => rm(stored.path, { force: true }));
+      return app.desk.get(started.id);
+    },
+  }),
+  defineOpsOperation({
+    method: 'GET',
+    path: '/v1/ops/changes',
+    summary: 'The inbox: staged and past changes',
+    description: 'Paged, newest first; filters by status, kind and maker.',
+    access: 'signedIn',
+    query: changesQuery,
+    response: opsPage(changeSummary),
+    async handle({ app, query }) {
+      return app.desk.list(query);
+    },
+  }),
+  defineOpsOperation({
+    method: 'GET',
+    path: '/v1/ops/changes/{id}',
+    summary: 'A change: status, progress, counts per rule, difference summary',
+    description: 'Poll it while the change validates (`progress`).',
+    access: 'signedIn',
+    params: changeId,
+    response: changeDetail,
+    errors: [{ status: 404, description: 'Not found: no such change.' }],
+    async handle({ app, params }) {
+      return app.desk.get(params.id);
+    },
+  }),
+  defineOpsOperation({
+    method: 'GET',
+    path: '/v1/ops/changes/{id}/problems',
+    summary: 'The validation report: every fault of every row, with the value that failed',
+    description: 'Paged, in file order; filter by rule or column.',
+    access: 'signedIn',
+    params: changeId,
+    query: problemsQuery,
+    response: opsPage(validationProblem),
+    errors: [{ status: 404, description: 'Not found: no such change.' }],
+    async handle({ app, params, query }) {
+      return app.desk.problems(params.id, query);
+    },
+  }),
+  defineOpsOperation({
+    method: 'GET',
+    path: '/v1/ops/changes/{id}/problems.csv',
+    summary: 'The validation report as CSV',
+    description: 'Every problem (row, column, value, rule, message), for a spreadsheet.',
+    access: 'signedIn',
+    params: changeId,
+    response: z.string(),
+    produces: 'text/csv',
+    errors: [{ status: 404, description: 'Not found: no such change.' }],
+    async handle({ app, reply, params }) {
+      await app.desk.get(params.id);
+      const rows: string[] = [stringify([['row', 'column', 'value', 'rule', 'message']])];
+      for await (const p of app.desk.allProblems(params.id)) {
+        // A value a spreadsheet would run as a formula is quoted as text.
+        const safe = (v: string | null) => (v && /^[=+\-@\t\r]/.test(v) ? `'${v}` : (v ?? ''));
+        rows.push(stringify([[p.row ?? '', p.column ?? '', safe(p.value), p.rule, safe(p.message)]]));
+      }
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="change-${params.id}-problems.csv"`)
+        .send(rows.join(''));
+    },
+  }),
+  defineOpsOperation({
+    method: 'GET',
+    path: '/v1/ops/changes/{id}/diff',
+    summary: 'The difference against the published data',
+    description:
+      'Added, removed and changed records by natural key, field by field; paged; filters op, country, bankCode.',
+    access: 'signedIn',
+    params: changeId,
+    query: diffQuery,
+    response: opsPage(diffEntry),
+    errors: [{ status: 404, description: 'Not found: no such change.' }],
+    async handle({ app, params, query }) {
+      return app.desk.diff(params.id, query);
+    },
+  }),
+  defineOpsOperation({
+    method: 'POST',
+    path: '/v1/ops/changes/{id}/approve',
+    summary: 'Approve and publish (checker; never the change’s maker)',
+    description:
+      'Publishes atomically. 403 for the change’s maker whatever their roles; 409 when the published data changed since the diff (the change is re-diffed: review and approve again); 422 when over the removal guard without confirmRemovals: true.',
+    access: 'checker',
+    params: changeId,
+    body: approveBody,
+    response: changeSummary,
+    errors: [
+      { status: 404, description: 'Not found: no such change.' },
+      { status: 409, description: 'Conflict: stale change (re-diffed) or not in a state to approve.' },
+      { status: 422, description: 'Unprocessable: over the removal guard without confirmRemovals.' },
+    ],
+    async handle({ app, actor, params, body }) {
+      return app.desk.approve(actor, params.id, body);
+    },
+  }),
+  defineOpsOperation({
+    method: 'POST',
+    path: '/v1/ops/changes/{id}/reject',
+    summary: 'Reject (checker), with a reason',
+    description: 'Closes the change without publishing it.',
+    access: 'checker',
+    params: changeId,
+    body: rejectBody,
+    response: changeSummary,
+    errors: [
+      { status: 404, description: 'Not found: no such change.' },
+      { status: 409, description: 'Conflict: not in a state to reject.' },
+    ],
+    async handle({ app, actor, params, body }) {
+      return app.desk.reject(actor, params.id, body);
+    },
+  }),
+  defineOpsOperation({
+    method: 'POST',
+    path: '/v1/ops/changes/{id}/discard',
+    summary: 'Discard a staged change (its maker)',
+    description: 'The maker closes their own staged change.',
+    access: 'signedIn',
+    params: changeId,
+    response: changeSummary,
+    errors: [
+      { status: 404, description: 'Not found: no such change.' },
+      { status: 409, description: 'Conflict: not in a state to discard.' },
+    ],
+    async handle({ app, actor, params }) {
+      return app.desk.discard(actor, params.id);
+    },
+  }),
+  defineOpsOperation({
+    method: 'GET',
+    path: '/v1/ops/versions',
+    summary: 'Published versions (history)',
+    description:
+      'Who staged and approved each, when, file and SHA-256, rows, diff summary; whether it can be restored.',
+    access: 'signedIn',
+    query: versionsQuery,
+    response: opsPage(versionSummary),
+    async handle({ app, query }) {
+      return app.desk.versions(query);
+    },
+  }),
+  defineOpsOperation({
+    method: 'POST',
+    path: '/v1/ops/versions/{id}/rollback',
+    summary: 'Roll back to a version (checker): stages a change',
+    description: 'The rollback is a change like any other: staged, diffed, approved by another checker.',
+    access: 'checker',
+    params: versionId,
+    response: changeSummary,
+    status: 202,
+    errors: [{ status: 404, description: 'Not found: no such version, or its snapshot is no longer kept.' }],
+    async handle({ app, actor, params }) {
+      return app.desk.stageRollback(actor, params.id);
+    },
+  }),
+  defineOpsOperation({
+    method: 'GET',
+    path: '/v1/ops/audit',
+    summary: 'The ops audit trail',
+    description:
+      'Every ops action (sign-in, failed sign-in, stage, approve, reject, rollback, account change); paged, filterable.',
+    access: 'signedIn',
+    query: auditQuery,
+    response: opsPage(auditEntry),
+    async handle({ app, query }) {
+      return app.desk.audit(query);
+    },
+  }),
+];
