@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 
-// npm run profile:summary -- <file.cpuprofile> [--top 25]
+// npm run profile:summary -- <file.cpuprofile> [--top 25] [--skip seconds]
 // The top frames of a V8 CPU profile (node --cpu-prof; npm run bench -- --cpu-prof dir) by self time, as a
-// markdown table: where the server's own CPU went, not counting what the functions it called took.
+// markdown table: where the server's own CPU went, not counting what the functions it called took. --skip
+// leaves out the first seconds of the profile (the start, before the load the table is about).
 
 interface ProfileNode {
   id: number;
@@ -20,17 +21,21 @@ interface Profile {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { top: { type: 'string', default: '25' } },
+  options: { top: { type: 'string', default: '25' }, skip: { type: 'string', default: '0' } },
 });
 if (positionals.length !== 1) {
-  console.error('usage: npm run profile:summary -- <file.cpuprofile> [--top 25]');
+  console.error('usage: npm run profile:summary -- <file.cpuprofile> [--top 25] [--skip seconds]');
   process.exit(2);
 }
 const profile = JSON.parse(readFileSync(positionals[0], 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfUs = new Map<string, number>();
 let total = 0;
+let at = 0;
+const skipUs = Number(values.skip) * 1e6;
 profile.samples.forEach((id, i) => {
+  at += profile.timeDeltas[i] ?? 0;
+  if (at < skipUs) return;
   const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
   const where = url ? `${relative(process.cwd(), url.replace(/^file:\/\//, ''))}:${lineNumber + 1}` : '';
   const key = `${functionName || '(anonymous)'}\t${where}`;
