@@ -55,6 +55,40 @@ const pages = (count: number) => Array.from({ length: count }, (_, i) => i + 1);
 const path = (endpoint: string, query: Record<string, string | number>) =>
   `/v1/${endpoint}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`;
 
+const OFFICE = { receivingCountry: 'IN', deliveryMode: '04', receivingAgentHeadOfficeCode: 'ICICIN' };
+
+/** Shuffled (a fixed order), so that consecutive requests do not share their terms. */
+const shuffled = (paths: string[]) =>
+  paths
+    .map((p, i) => [(i * 2654435761) % 4294967296, p] as const)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, p]) => p);
+
+/**
+ * The typical distinct branch searches, from the real data's vocabulary alone (no request needed: the bench
+ * drives them from the first second after /readyz): every bank-name word of the real Indian banks × place
+ * words in 0.2–5% of the rows × pages 1–2 (3,000+ different answers), shuffled.
+ */
+export function distinctBranchSearches(real: SeedFiles): {
+  inBankWords: string[];
+  placeWords: string[];
+  paths: string[];
+} {
+  const india = real.branchFiles.flatMap((f) => f.records).filter((r) => r.country === 'IN');
+  const locationWords = wordRows(real, 'IN', 'address_line1');
+  const inBankWords = [...new Set(india.flatMap((r) => r.bank_name.toLowerCase().match(/\p{L}{4,}/gu) ?? []))].sort();
+  const placeWords = spread(
+    locationWords.filter(([, n]) => n >= india.length * 0.002 && n <= india.length * 0.05).map(([w]) => w),
+    60,
+  );
+  const paths = inBankWords.flatMap((bankName) =>
+    placeWords.flatMap((branchLocation) =>
+      [1, 2].map((pageNumber) => path('banks/branches', { ...OFFICE, bankName, branchLocation, pageNumber })),
+    ),
+  );
+  return { inBankWords, placeWords, paths: shuffled(paths) };
+}
+
 async function getJson<T>(base: string, url: string): Promise<T> {
   const response = await fetch(base + url, { headers: LOOKUP_HEADERS });
   if (!response.ok) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
@@ -101,20 +135,7 @@ export async function buildShapes(base: string, real: SeedFiles): Promise<Shape[
   const rareBranchNames = rareWords(branchNameWords).map((w) => w.toUpperCase());
 
   const typical = typicalWords(locationWords, inBranches);
-  // Distinct searches: every bank-name word of the real Indian banks × place words in 0.2–5% of the rows ×
-  // pages 1–2 (3,000+ different answers), and for agents every Mexican state × words of agent names × pages.
-  const inBankWords = [
-    ...new Set(
-      real.branchFiles
-        .flatMap((f) => f.records)
-        .filter((r) => r.country === 'IN')
-        .flatMap((r) => r.bank_name.toLowerCase().match(/\p{L}{4,}/gu) ?? []),
-    ),
-  ].sort();
-  const placeWords = spread(
-    locationWords.filter(([, n]) => n >= inBranches * 0.002 && n <= inBranches * 0.05).map(([w]) => w),
-    60,
-  );
+  const { inBankWords, placeWords, paths: distinctBranches } = distinctBranchSearches(real);
   const mexico = { receivingCountry: 'MX', deliveryMode: '01' };
   const countries = ['MX', 'IN', 'BD', 'NG', 'PH', 'NP'];
   const branches = (query: Record<string, string | number>) => path('banks/branches', { ...office, ...query });
@@ -187,22 +208,11 @@ export async function buildShapes(base: string, real: SeedFiles): Promise<Shape[
     }
   }
 
-  const distinctBranches = inBankWords.flatMap((bankName) =>
-    placeWords.flatMap((branchLocation) =>
-      [1, 2].map((pageNumber) => branches({ bankName, branchLocation, pageNumber })),
-    ),
-  );
-  // Shuffled (a fixed order), so that consecutive requests do not share their terms.
-  const shuffled = (paths: string[]) =>
-    paths
-      .map((p, i) => [(i * 2654435761) % 4294967296, p] as const)
-      .sort((a, b) => a[0] - b[0])
-      .map(([, p]) => p);
   return [
     {
       name: 'branches: typical, distinct',
       query: `ICICIN bankName=<${inBankWords.length} bank words>&branchLocation=<${placeWords.length} place words>&pageNumber=1|2`,
-      paths: shuffled(distinctBranches),
+      paths: distinctBranches,
     },
     {
       name: 'agents: typical, distinct',

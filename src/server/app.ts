@@ -136,6 +136,8 @@ const DOCUMENT_ONLY_HEADERS = [
   'x-permitted-cross-domain-policies',
   'x-xss-protection',
 ];
+/** The header naming the search index's own warm-up requests (with a token only this process knows). */
+const WARM_UP_HEADER = 'x-search-warm-up';
 const acceptsHtml = (accept: string | undefined) => accept !== undefined && /\btext\/html\b/.test(accept);
 
 /**
@@ -195,10 +197,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('store', options.store);
   app.decorate('reference', reference);
   app.decorate('redis', options.redis ?? options.rateLimit?.redis ?? null);
+  // The warm-up's requests carry this token (they never leave the process: app.inject), so the audit log
+  // leaves them out.
+  const warmUpToken = randomUUID();
   const search = new SearchService({
     store: options.store,
     build: options.searchIndexBuild ?? 'worker',
     log: (message, details) => app.log.info(details ?? {}, message),
+    // A new index answers a few hundred searches through the routes before it serves (search-service.ts).
+    // Inline builds (tests, small data sets) happen before the routes exist and need none.
+    warmUp:
+      options.searchIndexBuild === 'inline'
+        ? undefined
+        : async (index) => {
+            for (const url of index.warmUpPaths()) {
+              await app.inject({
+                method: 'GET',
+                url,
+                headers: { 'x-fapi-financial-id': 'WARMUP', [WARM_UP_HEADER]: warmUpToken },
+              });
+            }
+          },
   });
   app.decorate('searchIndex', search);
   const opsAccounts = opsAccountsOf(options.store);
@@ -316,7 +335,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   if (options.rateLimit) await app.register(rateLimit, options.rateLimit);
   // The audit log keeps the values of the operations' query parameters only.
-  await app.register(audit, { parameters: OPERATIONS.flatMap((operation) => Object.keys(operation.query.shape)) });
+  await app.register(audit, {
+    parameters: OPERATIONS.flatMap((operation) => Object.keys(operation.query.shape)),
+    skip: (request) => request.headers[WARM_UP_HEADER] === warmUpToken,
+  });
   await app.register(metrics, { ...options.metrics, apiKeysOn: options.access?.apiKeys !== undefined });
   await app.register(operationsRoutes);
 

@@ -104,6 +104,58 @@ export class SearchIndex {
     return this.data.agents.count;
   }
 
+  /**
+   * Request paths that warm a new index before it serves (issue #26: the first seconds after /readyz, and after
+   * a swap): searches made of words of rows spread evenly over the data set, with their own head office, so
+   * the words are drawn by how often they occur — the terms tellers type most are the ones whose matches the
+   * text indexes then remember — and every code path of a search (JIT) runs before the first real request.
+   */
+  warmUpPaths(count = 400): string[] {
+    const words = (text: string | null) => (text ?? '').toLowerCase().match(/\p{L}{4,}/gu) ?? [];
+    const query = (endpoint: string, values: Record<string, string | number>) =>
+      `/v1/${endpoint}?${new URLSearchParams(Object.entries(values).map(([k, v]) => [k, String(v)])).toString()}`;
+    const officeOfBank = new Map<string, OfficeEntry>();
+    for (const office of this.data.offices)
+      if (office.deliveryModes.includes(ACCOUNT_TRANSFER_TO_OTHER_BANK))
+        for (const code of office.bankCodes) if (!officeOfBank.has(code)) officeOfBank.set(code, office);
+    const paths: string[] = [];
+    const branches = this.data.branches.count;
+    for (let i = 0; i < count && branches > 0; i++) {
+      const record = this.branchRecord(Math.floor((i * branches) / count), HEAD_OFFICE_PLACEHOLDER);
+      const office = officeOfBank.get(record.bankCode);
+      if (!office) continue;
+      const bankWord = words(record.bankName)[i % 2];
+      const placeWord = words(record.branchLocation)[0];
+      const values: Record<string, string | number> = {
+        receivingCountry: office.country,
+        deliveryMode: '04',
+        receivingAgentHeadOfficeCode: office.code,
+        pageNumber: 1 + (i % 2),
+      };
+      if (bankWord) values.bankName = bankWord;
+      if (placeWord) values.branchLocation = placeWord;
+      paths.push(query('banks/branches', values));
+      if (i % 8 === 0 && record.routingNumber) paths.push(`/v1/codes/${encodeURIComponent(record.routingNumber)}`);
+    }
+    const agents = this.data.agents.count;
+    for (let i = 0; i < count && agents > 0; i++) {
+      const record = this.agentRecord(Math.floor((i * agents) / count));
+      const mode = record.deliveryModes[0];
+      if (!mode) continue;
+      const values: Record<string, string | number> = {
+        receivingCountry: record.receivingCountry,
+        deliveryMode: mode,
+        pageNumber: 1 + (i % 2),
+      };
+      if (record.state && i % 2 === 0) values.state = record.state;
+      // The agent search is case-sensitive: a word as the name writes it.
+      const nameWord = record.agentName.match(/\p{L}{4,}/u)?.[0];
+      if (nameWord) values.search = nameWord;
+      paths.push(query('agents', values));
+    }
+    return paths;
+  }
+
   // ---------------------------------------------------------------------------------------------------------
   // Bank branches (spec §4.3)
 

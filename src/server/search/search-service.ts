@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Worker } from 'node:worker_threads';
 import { StoreUnavailableError, type LookupStore } from '../store/store';
 import { startWorker } from '../worker-thread';
@@ -21,6 +22,13 @@ export interface SearchServiceOptions {
   /** How often the store's data version is looked at, at most (on requests). */
   checkEveryMs?: number;
   log?: (message: string, details?: Record<string, unknown>) => void;
+  /**
+   * Runs before a new index serves (the first one: before /readyz says ready; later ones: before the swap):
+   * requests made inside it are answered from the new index (index() below), the others from the one serving.
+   * The app drives its warm-up searches through its own routes here (app.ts), so the JIT and the per-term
+   * memo are warm when real traffic arrives. A failure is logged and the index serves anyway.
+   */
+  warmUp?: (index: SearchIndex) => Promise<void>;
 }
 
 export interface IndexBuild {
@@ -39,6 +47,8 @@ export class SearchService {
   private building: Promise<void> | null = null;
   private checkedAt = 0;
   private readonly first: Promise<void>;
+  /** The index being warmed up, for the requests the warm-up makes (and only those). */
+  private readonly warming = new AsyncLocalStorage<SearchIndex>();
   private resolveFirst!: () => void;
   /** The last build's figures (for /readyz, logs and the benchmark). */
   lastBuild: IndexBuild | null = null;
@@ -59,6 +69,8 @@ export class SearchService {
 
   /** The index to answer from; a 503 (Retry-After) until the first one is built. */
   index(): SearchIndex {
+    const warming = this.warming.getStore();
+    if (warming) return warming;
     if (!this.current) throw new StoreUnavailableError('The search index is being built; retry shortly.', 2);
     return this.current;
   }
@@ -74,7 +86,8 @@ export class SearchService {
   /** Builds the index of the store's current data set and swaps it in; one build at a time. */
   rebuild(): Promise<void> {
     this.building ??= this.build()
-      .then((index) => {
+      .then(async (index) => {
+        await this.warm(index);
         this.current = index;
         this.lastError = null;
         this.resolveFirst();
@@ -89,6 +102,22 @@ export class SearchService {
         this.checkedAt = Date.now();
       });
     return this.building;
+  }
+
+  /** The last warm-up's figures (for /readyz and the benchmark). */
+  lastWarmUpMs: number | null = null;
+
+  private async warm(index: SearchIndex): Promise<void> {
+    const warmUp = this.options.warmUp;
+    if (!warmUp || this.closed) return;
+    const started = performance.now();
+    try {
+      await this.warming.run(index, () => warmUp(index));
+    } catch (error) {
+      this.options.log?.('search index warm-up failed; serving it anyway', { err: (error as Error).message });
+    }
+    this.lastWarmUpMs = Math.round(performance.now() - started);
+    this.options.log?.('search index warmed up', { version: index.version, warmUpMs: this.lastWarmUpMs });
   }
 
   /** Stops a build under way (the app is closing). */

@@ -5,7 +5,12 @@ import { FINANCIAL_ID_PATTERN, MAX_TEXT_LENGTH, UUID_SHAPED_PATTERN } from '../.
 export interface AuditOptions {
   /** The query parameters of the operations (app.ts: from routes/v1); any other name is never written. */
   parameters: Iterable<string>;
+  /** Requests that are not the clients' (the search index's warm-up) and are not written. */
+  skip?: (request: FastifyRequest) => boolean;
 }
+
+/** Log levels at which an info line is dropped. */
+const BELOW_INFO = new Set(['fatal', 'error', 'warn', 'silent']);
 
 const capped = (value: unknown) => {
   const text = String(value);
@@ -45,6 +50,8 @@ export default fp(
   async function audit(app: FastifyInstance, options: AuditOptions) {
     const knownParameters = new Set(options.parameters);
     app.addHook('onResponse', async (request, reply) => {
+      // Below info (LOG_LEVEL=warn) the line would be dropped: not built at all.
+      if (BELOW_INFO.has(request.log.level) || options.skip?.(request)) return;
       const { known, unknownParameters } = loggedQuery(request.query, knownParameters);
       request.log.info(
         {
