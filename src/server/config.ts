@@ -95,7 +95,11 @@ const environment = z.object({
   /** Trust X-Forwarded-For/-Proto from a proxy in front: client addresses, and https for Secure cookies. */
   TRUST_PROXY: flag(false),
   /** Largest file an ops upload may be, in bytes (413 past it); uploads are streamed to DATA_DIR/uploads. */
-  OPS_UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(512 * 1024 * 1024),
+  OPS_UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(512 * 1024 * 1024),
   // Operations desk (docs/import.md, "The operations desk's engine").
   /** A staged change nobody acts on for this many hours expires (default 7 days). */
   DESK_CHANGE_TTL_HOURS: z.coerce.number().min(1).default(168),
