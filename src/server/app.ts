@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -197,9 +197,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('store', options.store);
   app.decorate('reference', reference);
   app.decorate('redis', options.redis ?? options.rateLimit?.redis ?? null);
-  // The warm-up's requests carry this token (they never leave the process: app.inject), so the audit log
-  // leaves them out.
+  // The warm-up's requests carry this token (they never leave the process: app.inject), so the audit log leaves
+  // them out, the rate limit does not count them and the access check lets them through.
   const warmUpToken = randomUUID();
+  const isWarmUp = (request: FastifyRequest) => request.headers[WARM_UP_HEADER] === warmUpToken;
   const search = new SearchService({
     store: options.store,
     build: options.searchIndexBuild ?? 'worker',
@@ -333,11 +334,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       );
   });
 
-  if (options.rateLimit) await app.register(rateLimit, options.rateLimit);
+  if (options.rateLimit) await app.register(rateLimit, { ...options.rateLimit, skip: isWarmUp });
   // The audit log keeps the values of the operations' query parameters only.
   await app.register(audit, {
     parameters: OPERATIONS.flatMap((operation) => Object.keys(operation.query.shape)),
-    skip: (request) => request.headers[WARM_UP_HEADER] === warmUpToken,
+    skip: isWarmUp,
   });
   await app.register(metrics, { ...options.metrics, apiKeysOn: options.access?.apiKeys !== undefined });
   await app.register(operationsRoutes);
@@ -351,7 +352,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The lookups, behind the access check (registry, API keys) when it is configured.
   await app.register(
     async (lookups) => {
-      await lookups.register(access, options.access ?? {});
+      await lookups.register(access, { ...options.access, skip: isWarmUp });
       await lookups.register(v1Routes);
     },
     { prefix: '/v1' },

@@ -18,6 +18,8 @@ export interface AccessOptions {
   correspondents?: ReadonlySet<string>;
   /** SHA-256 (hex) of each API key → the correspondent ids it may use; undefined = keys off. */
   apiKeys?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Requests that are not a client's (the search index's warm-up, app.inject in this process): let through. */
+  skip?: (request: FastifyRequest) => boolean;
 }
 
 /**
@@ -104,6 +106,7 @@ export default fp(
     const { correspondents, apiKeys } = options;
     if (!correspondents && !apiKeys) return;
     app.addHook('onRequest', async (request) => {
+      if (options.skip?.(request)) return;
       const given = request.headers['x-fapi-financial-id'];
       const id = typeof given === 'string' && FINANCIAL_ID_PATTERN.test(given) ? given : undefined;
       if (apiKeys) {

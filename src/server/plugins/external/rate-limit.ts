@@ -29,6 +29,8 @@ export interface RateLimitOptions {
   keyPrefix?: string;
   /** The API keys (hash → correspondent ids) when keys are on: the caller is then the key. */
   apiKeys?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Requests that are not a client's (the search index's warm-up, app.inject in this process): not counted. */
+  skip?: (request: FastifyRequest) => boolean;
 }
 
 /** Only the /v1 lookups are limited: not the portal's files, the OpenAPI document or the API reference. */
@@ -86,7 +88,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) 
   const countAll = (request: FastifyRequest) => Promise.all(budgets.map((budget) => budget.check(request)));
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!isRateLimited(request.url)) return;
+    if (!isRateLimited(request.url) || options.skip?.(request)) return;
     let results;
     try {
       results = options.redis ? await options.redis.breaker.run(() => countAll(request)) : await countAll(request);
