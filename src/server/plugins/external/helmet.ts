@@ -65,8 +65,10 @@ export default fp(
   async function securityHeaders(app: FastifyInstance) {
     const headers = securityHeaderValues();
     const names = Object.keys(headers);
+    // On the raw response, as helmet itself did: the portal's static files take the document-only ones off
+    // again for hashed assets (app.ts, portalCacheHeaders), and @fastify/static 9 hands them the raw response.
     app.addHook('onRequest', (_request, reply, done) => {
-      for (const name of names) reply.header(name, headers[name]);
+      for (const name of names) reply.raw.setHeader(name, headers[name]);
       done();
     });
   },
