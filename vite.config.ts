@@ -38,11 +38,64 @@ function preloadPortal(): Plugin {
   };
 }
 
+/**
+ * `locales/xx.json?teller`: the catalogue without its `ops` block. The teller's first load carries only the
+ * teller's texts; the operations desk (its own lazy chunk) adds its block when it opens (lib/ops-i18n.ts).
+ * `?name`: only the language's own name (the language switch lists every language without fetching their
+ * catalogues, src/portal/lib/i18n.ts). One catalogue file per language all the same (docs/i18n.md).
+ */
+function tellerCatalogue(): Plugin {
+  return {
+    name: 'teller-catalogue',
+    enforce: 'pre',
+    transform(code, id) {
+      const query = /\/locales\/[\w-]+\.json\?(teller|name)$/.exec(id)?.[1];
+      if (!query) return null;
+      const { ops: _ops, ...teller } = JSON.parse(code) as { ops: unknown; language: { name: string } };
+      const value = query === 'name' ? teller.language.name : teller;
+      return { code: `export default ${JSON.stringify(value)};`, map: null, moduleType: 'js' };
+    },
+  };
+}
+
+/**
+ * The teller's first load in one chunk: every module start.tsx imports statically (its graph, recorded as the
+ * modules are parsed) goes to `portal`; lazy chunks keep only what they alone use. Left to itself the bundler
+ * cuts the first load into a dozen chunks along the lines the lazy chunks share, and each is compressed
+ * apart (≈ 2 KB more on the wire, scripts/bundle-size.ts).
+ */
+const staticImports = new Map<string, readonly string[]>();
+function recordStaticImports(): Plugin {
+  return {
+    name: 'record-static-imports',
+    moduleParsed(info) {
+      staticImports.set(info.id, info.importedIds);
+    },
+  };
+}
+let firstLoad: Set<string> | undefined;
+function inFirstLoad(id: string): boolean {
+  if (!firstLoad) {
+    firstLoad = new Set();
+    const start = [...staticImports.keys()].find((key) => key.endsWith('/src/portal/start.tsx'));
+    const stack = start ? [start] : [];
+    while (stack.length > 0) {
+      const next = stack.pop()!;
+      if (firstLoad.has(next)) continue;
+      firstLoad.add(next);
+      stack.push(...(staticImports.get(next) ?? []));
+    }
+  }
+  return firstLoad.has(id);
+}
+
 // One config for the portal build, the dev server (proxying /v1 to the API) and the unit/API/component
 // tests. Playwright's e2e suite (e2e/) runs separately against the built app.
 export default defineConfig({
   plugins: [
     react(),
+    tellerCatalogue(),
+    recordStaticImports(),
     preloadPortal(),
     // Every text file of the build is written beside itself as .br and .gz at the highest levels: it costs
     // seconds once at build time, and the server sends these files as they are (@fastify/static
@@ -57,7 +110,11 @@ export default defineConfig({
       ],
     }),
   ],
-  build: { outDir: 'dist/portal', emptyOutDir: true },
+  build: {
+    outDir: 'dist/portal',
+    emptyOutDir: true,
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'portal', test: inFirstLoad }] } } },
+  },
   server: { proxy: { '/v1': `http://127.0.0.1:${apiPort}` } },
   test: {
     projects: [

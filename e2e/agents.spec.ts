@@ -83,7 +83,7 @@ test('agent codes copy in one click and the results export as CSV', async ({ pag
     .trim()
     .split('\n');
   expect(lines[0]).toBe(
-    'Agent code,Agent name,Head office code,Head office name,Bank code,Bank name,Address line 1,Address line 2,City,State,Phone,Payout type',
+    'agent_code,head_office_code,country,agent_name,address_line1,address_line2,city,state,phone_number',
   );
   expect(lines).toHaveLength(total + 1);
   expect(lines[1]).toContain(code);
@@ -113,7 +113,8 @@ test('a 400 from the API is shown with its message and correlation id', async ({
   await page.goto('/agents?receivingCountry=MX&deliveryMode=01&pageSize=5000');
   const response = await answer;
   expect(response.status()).toBe(400);
-  const alert = page.getByRole('alert').filter({ hasText: 'Invalid request' });
+  // A sentence and a reference for support (issue #25, point 12), with the refused value named.
+  const alert = page.getByRole('alert').filter({ hasText: 'The request was not accepted' });
   await expect(alert).toContainText('pageSize');
   await expect(alert).toContainText('must be between 1 and 1000');
   await expect(alert.getByTestId('correlation-id')).toHaveText(response.headers()['x-correlation-id']);

@@ -40,7 +40,8 @@ for (const { code, browserLocale, m } of LANGUAGES) {
       for (const tab of [m.app.tabs.agents, m.app.tabs.payoutNetworks, m.app.tabs.branches])
         await expect(page.getByRole('tab', { name: tab })).toBeVisible();
       await typeLikeAPerson(page.getByRole('combobox', { name: m.selector.country }), ['Bangla']);
-      await page.getByRole('option', { name: /Bangladesh \(BD\)/ }).click();
+      // Country names are the interface language's own (Intl.DisplayNames: "Bangladés (BD)" in Spanish).
+      await page.getByRole('option', { name: /\(BD\)/ }).click();
       await page.getByRole('combobox', { name: m.selector.deliveryMode }).click();
       await page.getByRole('option', { name: /^04/ }).click();
       await expect(page.getByTestId('branch-finder-pointer')).toContainText(m.agents.openFinder);
@@ -66,7 +67,9 @@ for (const { code, browserLocale, m } of LANGUAGES) {
         (r) =>
           r.url().includes('/v1/agents?') && r.url().includes('receivingCountry=MX') && !r.url().includes('state='),
       );
-      await page.getByRole('option', { name: /Mexico \(MX\)/ }).click();
+      await page.getByRole('option', { name: /\(MX\)/ }).click();
+      // Mexico offers several delivery modes: the portal asks for one (issue #25, point 4).
+      await page.getByTestId('choose-mode').getByRole('button', { name: /^01/ }).click();
       const all = (await (await answer).json()) as { pagination: { totalItems: number } };
       const formatted = new Intl.NumberFormat(code).format(all.pagination.totalItems);
       await expect(page.getByTestId('result-total')).toHaveText(fill(m.results.agents_other, { formatted }));

@@ -27,8 +27,17 @@ test('1. no typed character is lost when the URL catches up with a pause mid-wor
   // Typing right after choosing a state keeps the first letters.
   for (let run = 0; run < 4; run++) {
     await clearLikeAPerson(search);
-    await page.getByRole('combobox', { name: 'State' }).click();
-    await page.getByRole('option', { name: run % 2 ? /Jalisco/ : /All states/ }).click();
+    const state = page.getByRole('combobox', { name: 'State' });
+    if (run % 2) {
+      await state.click();
+      await page.getByRole('option', { name: /Jalisco/ }).click();
+    } else {
+      // The state list is a combobox (issue #25, point 9): emptying it is "all states".
+      await state.click();
+      await state.press('ControlOrMeta+A');
+      await state.press('Backspace');
+      await page.keyboard.press('Escape');
+    }
     await page.waitForTimeout(150 + run * 15);
     await search.pressSequentially('OXXO', { delay: 80 });
     await page.waitForTimeout(500);
@@ -53,7 +62,8 @@ test('2. results on screen belong to the fields on screen: invalid input hides t
     '/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=ICICIN&bankCode=BARB0AKHABA',
   );
   await expect(branchRows(page)).toHaveCount(1);
-  const copy = page.getByRole('button', { name: 'Copy routing number BARB0AKHABA' });
+  // India's name for the code (issue #25, point 13).
+  const copy = page.getByRole('button', { name: 'Copy IFSC BARB0AKHABA' });
   await expect(copy).toBeVisible();
 
   // Over 100 characters: the contract's message, and no row of the previous answer.
@@ -246,8 +256,10 @@ test('8. a mistyped URL parameter reaches the API and its 400 is shown', async (
   const answer = page.waitForResponse((r) => r.url().includes('/v1/agents'));
   await page.goto('/agents?receivingCountry=MX&deliveryMode=01&pagesize=10');
   expect((await answer).status()).toBe(400);
-  const alert = page.getByRole('alert').filter({ hasText: 'Invalid request' });
-  await expect(alert).toContainText('pagesize is not a parameter of this operation');
+  // A sentence and a reference (issue #25, point 12), the refused parameter named with the API's reason.
+  const alert = page.getByRole('alert').filter({ hasText: 'The request was not accepted' });
+  await expect(alert.getByRole('listitem')).toContainText('pagesize');
+  await expect(alert.getByRole('listitem')).toContainText('is not a parameter of this operation');
   await expect(alert.getByTestId('correlation-id')).toBeVisible();
 });
 
@@ -271,12 +283,11 @@ test('9. CSV export: every matching row, filters in the file name, BOM, codes as
   const lines = bytes.toString('utf8').slice(1).trim().split('\n');
   expect(lines).toHaveLength(total + 1);
   expect(lines[0]).toBe(
-    'Agent code,Agent name,Head office code,Head office name,Bank code,Bank name,Address line 1,Address line 2,City,State,Phone,Payout type',
+    'agent_code,head_office_code,country,agent_name,address_line1,address_line2,city,state,phone_number',
   );
-  // Codes as text (="…"), phone numbers starting with + neutralised, accents intact.
-  expect(lines[1]).toMatch(/^"=""[A-Z0-9]+""",/);
-  expect(lines.slice(1).every((line) => !/,[=+\-@]/.test(line.replace(/"=""[A-Za-z0-9]+"""/g, '')))).toBe(true);
-  expect(lines.some((line) => line.includes(",'+52"))).toBe(true);
+  // The import format (issue #25): plain codes, phone numbers as written, accents intact.
+  expect(lines[1]).toMatch(/^[A-Z0-9]+,/);
+  expect(lines.some((line) => /,\+52 [\d ]+$/.test(line))).toBe(true);
   expect(bytes.toString('utf8')).toContain('Jalisco');
 
   // Bangladesh routing numbers keep their leading zero.
@@ -287,7 +298,7 @@ test('9. CSV export: every matching row, filters in the file name, BOM, codes as
   const second = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const branches = readFileSync(await (await second).path(), 'utf8');
-  expect(branches).toContain('"=""010""",AGRANI BANK LIMITED,"=""010150166"""');
+  expect(branches).toContain('BD,010,AGRANI BANK LIMITED,010150166,');
 });
 
 test('10. a place under either name: Chittagong finds Chattogram, and the state list gives both', async ({ page }) => {

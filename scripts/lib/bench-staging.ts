@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,12 +6,13 @@ import { openStore } from '../../src/server/open-store';
 import { DeskEngine } from '../../src/server/desk/engine';
 import type { OpsActor } from '../../src/server/desk/desk';
 import { writeLargeBangladeshBranchFile } from '../../src/testing/large-branch-file';
+import { runLoad, type LoadResult } from './bench-http';
 
 // The operations desk's shape of `npm run bench` (issue #24): a 1,000,000-row Bangladesh branch file staged —
 // validated and diffed against the published data — by the desk's engine in a server process that keeps
 // answering lookups meanwhile; then the diff pages, then the publish. The file is handed to the engine as the
 // upload route would hand it (a path on disk): the HTTP upload is not part of this measure. Lookups are driven by
-// autocannon in a child process (not on the server's event loop), before, during staging and during publishing.
+// wrk in a child process (not on the server's event loop), before, during staging and during publishing.
 // Peak RSS is the process's (server and engine; the load generator is another process).
 
 const TARGET_STAGE_SECONDS = 60;
@@ -29,31 +29,45 @@ interface Lookups {
   errors: number;
 }
 
-/** autocannon in its own process against one lookup, for `seconds` (or until `stop` resolves). */
+/**
+ * wrk (its own process) against one lookup, in 5-second windows, until `stop()` (or `seconds`): p99 is the worst
+ * window's, requests and errors the sum. (autocannon stopped by SIGINT wrote no result: the figures were lost.)
+ */
 function lookupLoad(url: string, seconds: number): { done: Promise<Lookups>; stop(): void } {
-  const child = spawn(
-    join('node_modules', '.bin', 'autocannon'),
-    ['-c', '8', '-d', String(seconds), '-j', '-H', 'x-fapi-financial-id=BENCH1', url],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  let out = '';
-  child.stdout.on('data', (chunk) => (out += chunk));
-  const done = new Promise<Lookups>((resolve) =>
-    child.on('close', () => {
-      try {
-        const r = JSON.parse(out) as {
-          latency: { p99: number; p50: number };
-          requests: { total: number };
-          errors: number;
-          non2xx: number;
-        };
-        resolve({ p99: r.latency.p99, p50: r.latency.p50, requests: r.requests.total, errors: r.errors + r.non2xx });
-      } catch {
-        resolve({ p99: NaN, p50: NaN, requests: 0, errors: -1 });
-      }
-    }),
-  );
-  return { done, stop: () => child.kill('SIGINT') };
+  let stopped = false;
+  const { origin, pathname, search } = new URL(url);
+  const done = (async () => {
+    const windows: LoadResult[] = [];
+    const started = Date.now();
+    while (!stopped && Date.now() - started < seconds * 1000) {
+      windows.push(
+        await runLoad({
+          url: origin,
+          paths: [`${pathname}${search}`],
+          headers: { 'x-fapi-financial-id': 'BENCH1' },
+          connections: 8,
+          seconds: Math.min(5, seconds),
+          threads: 1,
+        }),
+      );
+    }
+    if (windows.length === 0) return { p99: NaN, p50: NaN, requests: 0, errors: 0 };
+    return {
+      p99: Math.max(...windows.map((w) => w.p99)),
+      p50: percentile(
+        windows.map((w) => w.p50),
+        50,
+      ),
+      requests: windows.reduce((n, w) => n + w.requests, 0),
+      errors: windows.reduce((n, w) => n + w.errors, 0),
+    };
+  })();
+  return {
+    done,
+    stop: () => {
+      stopped = true;
+    },
+  };
 }
 
 const percentile = (values: number[], p: number) => {

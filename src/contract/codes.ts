@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BANK_CODE_FORMATS } from './bank-codes';
 import { MAX_CODE_LENGTH, normaliseCode } from './constants';
-import { agent, bankBranch, branchesQuery, pagination, stateParam } from './lookups';
+import { BRANCH_ID_PATTERN, agent, bankBranch, branchId, branchesQuery, pagination, stateParam } from './lookups';
 import { freeText } from './primitives';
 
 // Extensions beyond the spec (issue #15): find a record from the code a customer brings (one box for any
@@ -165,3 +165,43 @@ export const browseResponse = z
   })
   .meta({ id: 'BrowseBranches' });
 export type BrowseResponse = z.infer<typeof browseResponse>;
+
+// ---------------------------------------------------------------------------------------------------------
+// One branch in full: GET /v1/banks/branches/{branchId}
+
+export const branchPathParams = z.strictObject({
+  branchId: branchId.regex(BRANCH_ID_PATTERN, 'must be a branch id: 1 to 64 letters, digits or hyphens'),
+});
+export const branchDetailQuery = z.strictObject({});
+
+const heldText = (description: string) => z.string().nullable().optional().meta({ description });
+const heldRail = (rail: string) =>
+  z
+    .boolean()
+    .nullable()
+    .optional()
+    .meta({ description: `Whether the branch takes ${rail}; null or absent: not held.` });
+
+export const branchDetail = bankBranch
+  .omit({ receivingAgentHeadOfficeCode: true })
+  .extend({
+    receivingCountryName: z.string().meta({ example: 'India' }),
+    branchCodeName: z
+      .string()
+      .meta({ description: 'What the country calls the routing number (English).', example: 'IFSC' }),
+    micr: heldText('MICR code, where the data set holds it.'),
+    swift: heldText('SWIFT/BIC, where the data set holds it.'),
+    contact: heldText('Contact (phone) of the branch, where the data set holds it.'),
+    neft: heldRail('NEFT'),
+    rtgs: heldRail('RTGS'),
+    imps: heldRail('IMPS'),
+    upi: heldRail('UPI'),
+    headOffices: z
+      .array(payingHeadOffice)
+      .meta({ description: "The head offices that pay into the branch's bank for delivery mode 04." }),
+  })
+  .meta({ id: 'BranchDetail' });
+export type BranchDetail = z.infer<typeof branchDetail>;
+
+export const branchDetailResponse = z.object({ data: branchDetail }).meta({ id: 'BranchDetailAnswer' });
+export type BranchDetailResponse = z.infer<typeof branchDetailResponse>;

@@ -23,6 +23,11 @@ export interface CountryProfile {
      */
     generatedRouting?: { prefix: (bankCode: string, district: string) => string; serial: (n: number) => string };
   };
+  /**
+   * What the country calls a branch's routing number, in each interface language (the results' column, the
+   * branch detail). Default: "Routing number".
+   */
+  branchCodeName?: { en: string; es: string };
   /** The branch search's `district` filter applies (spec §4.3: Bangladesh only). */
   districtFilter?: boolean;
   /** Places known under two names; the first is the one the served data uses (place-aliases.ts). */
@@ -169,6 +174,7 @@ const INDIAN_ENGLISH = ['en_IN'];
  */
 export const COUNTRY_PROFILES: Readonly<Record<string, CountryProfile>> = {
   IN: {
+    branchCodeName: { en: 'IFSC', es: 'IFSC' },
     codes: {
       bank: /^[A-Z]{4}$/,
       bankDescription: 'a bank code of 4 letters',
@@ -199,6 +205,7 @@ export const COUNTRY_PROFILES: Readonly<Record<string, CountryProfile>> = {
     fakerLocales: INDIAN_ENGLISH,
   },
   BD: {
+    branchCodeName: { en: 'Routing number', es: 'Número de ruta' },
     codes: {
       bank: /^\d{3}$/,
       bankDescription: 'a bank code of 3 digits',
@@ -279,6 +286,12 @@ export const COUNTRY_PROFILES: Readonly<Record<string, CountryProfile>> = {
   PH: { fakerLocales: ['en'] },
   PK: { fakerLocales: INDIAN_ENGLISH },
   VN: { fakerLocales: ['vi'] },
+};
+
+/** What the country calls a branch's routing number, in the language (`en` or `es`). */
+export const branchCodeName = (country: string, language: string): string => {
+  const names = COUNTRY_PROFILES[country]?.branchCodeName ?? { en: 'Routing number', es: 'Número de ruta' };
+  return language.startsWith('es') ? names.es : names.en;
 };
 
 /** The country's profile; an empty one (every default) for a country without. */

@@ -192,9 +192,19 @@ export const payoutNetwork = z
   .meta({ id: 'PayoutNetwork' });
 export type PayoutNetwork = z.infer<typeof payoutNetwork>;
 
+/** What a branch id looks like (server/domain/branch-id.ts): letters, digits and hyphens. */
+export const BRANCH_ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
+
+export const branchId = z.string().meta({
+  description:
+    'Stable id of the branch (extension): country + routing number where the branch has one (IN-SBIN0000300), else country + a hash of bank code, branch name and address line 1 (NG-…); kept across data imports. GET /v1/banks/branches/{branchId}.',
+  example: 'IN-SBIN0000300',
+});
+
 export const bankBranch = z
   .object({
     receivingAgentHeadOfficeCode: z.string(),
+    branchId,
     bankCode: z.string(),
     bankName: z.string(),
     routingNumber: z

@@ -52,7 +52,7 @@ declare module 'fastify' {
     /** The operations desk's engine (desk/engine.ts): changes, versions, audit. */
     desk: ChangeDesk;
     /** Where uploads are streamed before staging, and how large one may be (OPS_UPLOAD_MAX_BYTES). */
-    opsUploads: { dir: string; maxBytes: number };
+    opsUploads: { dir: string; maxBytes: number; maxUnpackedBytes: number };
   }
   interface FastifyRequest {
     correlationId: string;
@@ -91,7 +91,7 @@ export interface AppOptions {
   /** The desk engine's settings (DESK_CHANGE_TTL_HOURS, DESK_VERSIONS_KEPT). */
   desk?: DeskOptions;
   /** Uploads: folder (default DATA_DIR/uploads in main; the system's temporary folder here) and size limit. */
-  uploads?: { dir?: string; maxBytes?: number };
+  uploads?: { dir?: string; maxBytes?: number; maxUnpackedBytes?: number };
 }
 
 /** The ops session and sign-in defaults (README, "Configuration"). */
@@ -223,12 +223,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('searchIndex', search);
   const opsAccounts = opsAccountsOf(options.store);
   app.decorate('opsAccounts', opsAccounts);
-  const desk = new DeskEngine(options.store, { log: (m) => app.log.info(m), ...options.desk });
+  const desk = new DeskEngine(options.store, {
+    log: (m) => app.log.info(m),
+    // "Published" means this instance's lookups serve it (engine.ts, catchUp).
+    onPublished: () => search.catchUp(),
+    ...options.desk,
+  });
   app.decorate('desk', desk);
   app.addHook('onClose', () => desk.close());
   app.decorate('opsUploads', {
     dir: options.uploads?.dir ?? join(tmpdir(), 'rpl-uploads'),
     maxBytes: options.uploads?.maxBytes ?? 512 * 1024 * 1024,
+    maxUnpackedBytes: options.uploads?.maxUnpackedBytes ?? 256 * 1024 * 1024,
   });
   app.addHook('onClose', () => search.close());
   if (options.searchIndexBuild === 'inline') await search.rebuild();

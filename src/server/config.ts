@@ -100,6 +100,12 @@ const environment = z.object({
     .int()
     .min(1024)
     .default(512 * 1024 * 1024),
+  /** An XLSX upload is refused once its parts inflate past this many bytes (a zip bomb; memory stays bounded). */
+  OPS_XLSX_MAX_UNPACKED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(256 * 1024 * 1024),
   // Operations desk (docs/import.md, "The operations desk's engine").
   /** A staged change nobody acts on for this many hours expires (default 7 days). */
   DESK_CHANGE_TTL_HOURS: z.coerce.number().min(1).default(168),

@@ -79,7 +79,11 @@ async function main() {
     corsOrigins: config.CORS_ORIGINS,
     access,
     trustProxy: config.TRUST_PROXY,
-    uploads: { dir: join(config.DATA_DIR, 'uploads'), maxBytes: config.OPS_UPLOAD_MAX_BYTES },
+    uploads: {
+      dir: join(config.DATA_DIR, 'uploads'),
+      maxBytes: config.OPS_UPLOAD_MAX_BYTES,
+      maxUnpackedBytes: config.OPS_XLSX_MAX_UNPACKED_BYTES,
+    },
     desk: { changeTtlHours: config.DESK_CHANGE_TTL_HOURS, versionsKept: config.DESK_VERSIONS_KEPT },
     ops: {
       idleMs: config.OPS_SESSION_IDLE_MINUTES * 60_000,

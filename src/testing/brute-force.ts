@@ -1,6 +1,7 @@
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK, placeNameVariants, type Agent, type BankBranch } from '../contract';
 import type { DataSet } from '../server/domain/data-set';
 import { deliveryModeCodeOf } from '../contract/delivery-modes';
+import { branchBaseId, uniqueBranchIds } from '../server/domain/branch-id';
 import { splitBankBranchSearch, type AgentSearch, type BranchSearch } from '../server/store/store';
 
 // The lookup rules written as plainly as possible, over the rows of a data set: what the search index must
@@ -19,10 +20,10 @@ const anyFolded = (value: string | null, country: string, term: string | undefin
   term === undefined || placeNameVariants(country, term).some((variant) => hasFolded(value, variant));
 
 export class BruteForce {
-  private readonly ordered: (DataSet['branches'][number] & { id: number })[];
+  private readonly ordered: (DataSet['branches'][number] & { id: number; branchId: string })[];
   private readonly stateNames: Map<string, string>;
   constructor(private readonly dataSet: DataSet) {
-    this.ordered = dataSet.branches
+    const ordered = dataSet.branches
       .map((b, i) => ({ ...b, id: i + 1 }))
       .sort(
         (x, y) =>
@@ -31,6 +32,9 @@ export class BruteForce {
           byCodePoint(x.branchName, y.branchName) ||
           x.id - y.id,
       );
+    // The id of the natural key; one given twice is told apart in answer order (domain/branch-id.ts).
+    const ids = uniqueBranchIds(ordered.map(branchBaseId));
+    this.ordered = ordered.map((b, i) => ({ ...b, branchId: ids[i] }));
     this.stateNames = new Map(dataSet.states.map((s) => [`${s.country}|${s.code}`, s.name]));
   }
 
@@ -64,6 +68,7 @@ export class BruteForce {
       )
       .map((b) => ({
         receivingAgentHeadOfficeCode: office.code,
+        branchId: b.branchId,
         bankCode: b.bankCode,
         bankName: b.bankName,
         routingNumber: b.routingNumber,

@@ -72,3 +72,43 @@ export async function zipOf(entries: ZipEntry[]): Promise<Buffer> {
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...parts, directory, end]);
 }
+
+/**
+ * An XLSX zip bomb: a real workbook's parts, then shared strings whose one string inflates to `mib` MiB of 'A'
+ * (a spreadsheet reader caches shared strings: read unbounded, this needs that much heap and more), in a file
+ * of a few MB at most.
+ */
+export function xlsxSharedStringsBomb(mib: number): Promise<Buffer> {
+  const block = Buffer.alloc(1024 * 1024, 'A');
+  const small = (text: string) => () => [Buffer.from(text)];
+  return zipOf([
+    {
+      name: '[Content_Types].xml',
+      chunks: small(
+        '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+      ),
+    },
+    {
+      name: 'xl/_rels/workbook.xml.rels',
+      chunks: small(
+        '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+      ),
+    },
+    {
+      name: 'xl/workbook.xml',
+      chunks: small(
+        '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="s" sheetId="1" r:id="rId1"/></sheets></workbook>',
+      ),
+    },
+    {
+      name: 'xl/sharedStrings.xml',
+      *chunks() {
+        yield Buffer.from(
+          '<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>',
+        );
+        for (let i = 0; i < mib; i++) yield block;
+        yield Buffer.from('</t></si></sst>');
+      },
+    },
+  ]);
+}

@@ -35,6 +35,30 @@ export function Layout({ children }: { children: ReactNode }) {
   // On a phone the three tabs share the width (labels may wrap) instead of hiding one behind a scroll arrow.
   const isPhone = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
   const current = SCREENS.find((screen) => pathname.startsWith(screen.path))?.path ?? false;
+  const controls = (
+    <Box sx={{ bgcolor: 'background.paper', color: 'text.primary', px: { xs: 0, sm: 2 } }}>
+      <ReceivingSelector />
+      <Tabs
+        value={current}
+        component="nav"
+        aria-label={t('app.screens')}
+        variant={isPhone ? 'fullWidth' : 'scrollable'}
+        allowScrollButtonsMobile
+        sx={isPhone ? { minHeight: 40 } : undefined}
+      >
+        {SCREENS.map((screen) => (
+          <Tab
+            key={screen.path}
+            label={t(screen.label)}
+            value={screen.path}
+            component={RouterLink}
+            to={`${screen.path}${search}`}
+            sx={isPhone ? { minWidth: 0, minHeight: 40, px: 0.5, py: 1, fontSize: '0.8rem' } : undefined}
+          />
+        ))}
+      </Tabs>
+    </Box>
+  );
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
@@ -49,45 +73,30 @@ export function Layout({ children }: { children: ReactNode }) {
       >
         {t('app.skipToContent')}
       </Box>
-      {/* Sticky on wider screens only: at 360 px the bar with the selector would take a third of the height. */}
+      {/* On a phone the bar is one line (≤ 64 px, issue #25) and the code box, selector and tabs follow it in the
+          page; on wider screens they stay in the sticky bar. */}
       <AppBar position="sticky" component="header" sx={{ position: { xs: 'static', sm: 'sticky' } }}>
-        {/* On a phone the code box takes its own line under the title. */}
-        <Toolbar variant="dense" sx={{ gap: 1, flexWrap: { xs: 'wrap', sm: 'nowrap' }, py: { xs: 0.5, sm: 0.75 } }}>
-          <Typography component="p" variant="h6" sx={{ flexGrow: 1, fontSize: { xs: '1rem', sm: '1.25rem' } }}>
+        <Toolbar variant="dense" sx={{ gap: { xs: 0.5, sm: 1 }, py: { xs: 0, sm: 0.75 }, minHeight: 48 }}>
+          <Typography
+            component="p"
+            variant="h6"
+            noWrap
+            sx={{ flexGrow: 1, minWidth: 0, fontSize: { xs: '1rem', sm: '1.25rem' } }}
+          >
             {t('app.title')}
           </Typography>
-          {correspondentId && (
-            <Box sx={{ order: { xs: 3, sm: 0 }, flexBasis: { xs: '100%', sm: 'auto' } }}>
-              <CodeBox />
-            </Box>
-          )}
+          {correspondentId && !isPhone && <CodeBox />}
           <LanguageSwitch />
-          {correspondentId && <CorrespondentButton correspondentId={correspondentId} />}
+          {correspondentId && <CorrespondentButton correspondentId={correspondentId} compact={isPhone} />}
         </Toolbar>
-        {correspondentId && (
-          <Box sx={{ bgcolor: 'background.paper', color: 'text.primary', px: 2 }}>
-            <ReceivingSelector />
-            <Tabs
-              value={current}
-              component="nav"
-              aria-label={t('app.screens')}
-              variant={isPhone ? 'fullWidth' : 'scrollable'}
-              allowScrollButtonsMobile
-            >
-              {SCREENS.map((screen) => (
-                <Tab
-                  key={screen.path}
-                  label={t(screen.label)}
-                  value={screen.path}
-                  component={RouterLink}
-                  to={`${screen.path}${search}`}
-                  sx={isPhone ? { minWidth: 0, px: 0.5, fontSize: '0.8rem' } : undefined}
-                />
-              ))}
-            </Tabs>
-          </Box>
-        )}
+        {correspondentId && !isPhone && controls}
       </AppBar>
+      {correspondentId && isPhone && (
+        <Box sx={{ px: 1, pt: 1 }}>
+          <CodeBox />
+          {controls}
+        </Box>
+      )}
       {/* At least a screen high: the data-status footer starts below the fold, so results arriving above it do not
           push a visible footer down the page (a layout shift the teller would see, and Lighthouse counts). */}
       <Container

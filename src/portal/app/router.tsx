@@ -18,6 +18,11 @@ function ToAgents() {
   return <Redirect to={`${paths.agents}${search ? `?${search}` : ''}`} replace />;
 }
 
+// The operations desk (issue #24): its own route tree and layout under /ops, one lazy chunk (with its screens,
+// forms and the ops contract) that a teller never downloads: no teller screen links to it, and the teller's
+// first load (docs/compression-and-caching.md) stays as it was.
+const OpsArea = lazy(() => import('./routes/ops/ops-area'));
+
 // The three screens of the spec are in the entry: on a slow link a chunk fetched only once the entry has run
 // costs a round trip before the screen can draw (~0.3 s of Lighthouse's LCP), more than their ~7 KB. The code
 // screen, reached from the code box, is its own chunk.
@@ -70,9 +75,24 @@ export function AppRouter() {
     <ErrorBoundary
       fallbackRender={({ error }) => <ProblemAlert error={error} onRetry={() => window.location.reload()} />}
     >
-      <Layout>
-        <Screens />
-      </Layout>
+      <Switch>
+        <Route path={paths.ops} nest>
+          <Suspense fallback={<OpsLoading />}>
+            <OpsArea />
+          </Suspense>
+        </Route>
+        <Route>
+          <Layout>
+            <Screens />
+          </Layout>
+        </Route>
+      </Switch>
     </ErrorBoundary>
   );
+}
+
+/** While the desk's chunk loads: a bar, without the teller's app bar (nor its sign-in) showing first. */
+function OpsLoading() {
+  const { t } = useTranslation();
+  return <LinearProgress aria-label={t('app.loadingScreen')} />;
 }

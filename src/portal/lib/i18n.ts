@@ -1,5 +1,4 @@
 import i18n from 'i18next';
-import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 import type en from '../locales/en.json';
 
@@ -16,36 +15,94 @@ declare module 'i18next' {
   }
 }
 
-const files = import.meta.glob<Messages>('../locales/*.json', { eager: true, import: 'default' });
-const resources = Object.fromEntries(
-  Object.entries(files).map(([file, messages]) => [/([\w-]+)\.json$/.exec(file)![1], { translation: messages }]),
-);
+// English, the reference and fallback, is in the first load, without its `ops` block (vite.config.ts,
+// tellerCatalogue: the desk adds it when it opens, ops-i18n.ts). Every other language is its own small chunk,
+// fetched before the first render when it is the teller's language, or when chosen in the app bar: a
+// Spanish-speaking teller's first load carries one catalogue, not every one (docs/compression-and-caching.md).
+const english = import.meta.glob<Messages>('../locales/en.json', { eager: true, import: 'default', query: '?teller' });
+const others = import.meta.glob<Messages>(['../locales/*.json', '!../locales/en.json'], {
+  import: 'default',
+  query: '?teller',
+});
+// Each catalogue's own name for its language (`?name`: that one string, not the file).
+const names = import.meta.glob<string>('../locales/*.json', { eager: true, import: 'default', query: '?name' });
+const codeOf = (file: string) => /([\w-]+)\.json$/.exec(file)![1];
 
 /** The interface languages, by code, each with its own name for the language switch. */
-export const LANGUAGES = Object.entries(resources)
-  .map(([code, { translation }]) => ({ code, name: translation.language.name }))
+export const LANGUAGES = Object.entries(names)
+  .map(([file, name]) => ({ code: codeOf(file), name }))
   .sort((a, b) => a.code.localeCompare(b.code));
 
 /** Where the teller's explicit choice is kept; without one, the browser's languages decide. */
 export const LANGUAGE_STORAGE_KEY = 'rpl.language';
 
-void i18n
-  .use(LanguageDetector)
+// Blocks a lazy part of the portal adds to every catalogue (the desk's `ops`), kept here for the catalogues
+// not fetched yet: they are merged in when one arrives.
+const extraBlocks = new Map<string, Record<string, unknown>[]>();
+
+/** Adds `blocks` to `code`'s catalogue, now if it is loaded, else when it is. */
+export function addCatalogueBlocks(code: string, blocks: Record<string, unknown>) {
+  extraBlocks.set(code, [...(extraBlocks.get(code) ?? []), blocks]);
+  if (i18n.hasResourceBundle(code, 'translation')) i18n.addResourceBundle(code, 'translation', blocks, true, true);
+}
+
+// i18next's backend interface, reading the bundled chunks: `changeLanguage('es')` fetches es first.
+const bundledCatalogues = {
+  type: 'backend' as const,
+  init() {},
+  read(language: string, _namespace: string, done: (error: unknown, messages: unknown) => void) {
+    const load =
+      language === 'en' ? () => Promise.resolve(Object.values(english)[0]) : others[`../locales/${language}.json`];
+    if (!load) return done(null, {});
+    load().then(
+      (messages) => {
+        let merged = messages as Record<string, unknown>;
+        for (const blocks of extraBlocks.get(language) ?? []) merged = { ...merged, ...blocks };
+        done(null, merged);
+      },
+      (error: unknown) => done(error, null),
+    );
+  },
+};
+
+/**
+ * The teller's choice made in the app bar, else the first of the browser's languages (what it sends as
+ * Accept-Language) that has a catalogue: es-MX, es-419… find es.json; none found, English. Nothing is stored on
+ * detection: only a choice made in the app bar is remembered (chooseLanguage). Eight lines instead of
+ * i18next-browser-languagedetector, whose other sources (cookie, query, path, …) the portal does not use.
+ */
+function detectLanguage(): string {
+  let stored: string | null = null;
+  try {
+    stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
+  } catch {
+    // storage blocked: the browser's languages decide
+  }
+  const codes = new Set(LANGUAGES.map((l) => l.code));
+  const wanted = [stored, ...(navigator.languages ?? [navigator.language])].filter((l): l is string => !!l);
+  return wanted.map((l) => l.toLowerCase().split('-')[0]).find((code) => codes.has(code)) ?? 'en';
+}
+
+/** Resolves once the teller's language is loaded: the portal renders after it, with no flash of English. */
+export const i18nReady = i18n
   .use(initReactI18next)
+  .use(bundledCatalogues)
   .init({
-    resources,
+    lng: detectLanguage(),
+    resources: { en: { translation: Object.values(english)[0] } },
+    partialBundledLanguages: true,
     supportedLngs: LANGUAGES.map((l) => l.code),
-    // es-MX, es-US… find es.json; a language without a file falls back to English.
-    nonExplicitSupportedLngs: true,
     load: 'languageOnly',
     fallbackLng: 'en',
     interpolation: { escapeValue: false }, // React escapes what it renders
-    // The teller's choice first, then the browser's languages (what it sends as Accept-Language). Nothing is
-    // cached on detection: only a choice made in the app bar is remembered (chooseLanguage).
-    detection: { order: ['localStorage', 'navigator'], lookupLocalStorage: LANGUAGE_STORAGE_KEY, caches: [] },
-    // The resources are bundled: ready before the first render, no flash of keys.
+    // Nothing suspends: the first render waits for i18nReady; changeLanguage fetches before it switches.
+    react: { useSuspense: false },
     initAsync: false,
-  });
+  })
+  .then(
+    () => undefined,
+    () => undefined, // a catalogue that could not be fetched: English, the fallback, is bundled
+  );
 
 /** The language in use, reduced to one of LANGUAGES (i18n.language may be the browser's es-419). */
 export const currentLanguage = () => i18n.resolvedLanguage ?? 'en';
@@ -57,7 +114,7 @@ export function chooseLanguage(code: string) {
   } catch {
     // storage blocked: the choice lasts until the page is closed
   }
-  void i18n.changeLanguage(code);
+  void i18n.changeLanguage(code); // fetches the catalogue first when it is not loaded yet
 }
 
 // Screen readers, spell checkers and the browser's own translation offer read the page's language here.
@@ -96,4 +153,14 @@ export function translateRule(message: string | undefined): string {
     if (match) return rule.translate(match);
   }
   return message;
+}
+
+/**
+ * An invalid parameter's message from the API: translated when it is one of the contract's common rules; in
+ * another language than English an unknown rule becomes "this value is not accepted" rather than English.
+ */
+export function translateParameterMessage(message: string): string {
+  const translated = translateRule(message);
+  if (translated !== message || currentLanguage() === 'en') return translated;
+  return i18n.t('teller.problems.parameterRefused');
 }

@@ -5,4 +5,6 @@ export const paths = {
   payoutNetworks: '/payout-networks',
   branches: '/branches',
   code: '/code',
+  /** The operations desk's area (its screens are nested: /ops/inbox, /ops/changes/:id…). */
+  ops: '/ops',
 } as const;

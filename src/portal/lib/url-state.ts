@@ -93,3 +93,40 @@ export function useOtherParams(known: readonly string[]): Record<string, string>
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [params, knownKey]);
 }
+
+/**
+ * A view opened over a screen by one URL parameter (a branch's detail: `branch=IN-SBIN0000300`), so it can be
+ * linked, reloaded and closed with Back. `href` is the link that opens it (the current URL plus the parameter);
+ * `open` and `close` keep every other parameter, the page number included.
+ */
+export function useDetailParam(name: string) {
+  const [params, setParams] = useSearchParams();
+  const value = params.get(name) ?? '';
+  const href = useCallback(
+    (id: string) => {
+      const next = new URLSearchParams(params);
+      next.set(name, id);
+      return `?${next.toString()}`;
+    },
+    [params, name],
+  );
+  const open = useCallback(
+    (id: string) =>
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        next.set(name, id);
+        return next;
+      }),
+    [setParams, name],
+  );
+  const close = useCallback(
+    () =>
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        next.delete(name);
+        return next;
+      }),
+    [setParams, name],
+  );
+  return { value, href, open, close };
+}

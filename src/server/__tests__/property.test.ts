@@ -33,6 +33,7 @@ const VALID: Record<OperationPath, Record<string, string>> = {
   '/v1/cities': { receivingCountry: 'IN', state: 'MH' },
   '/v1/data-status': {},
   '/v1/codes/{code}': {},
+  '/v1/banks/branches/{branchId}': {},
   '/v1/banks/browse': { receivingCountry: 'BD', deliveryMode: '04', receivingAgentHeadOfficeCode: 'BRACBD' },
 };
 
@@ -41,7 +42,7 @@ const VALID: Record<OperationPath, Record<string, string>> = {
 const ENDPOINTS: Endpoint[] = [
   ...OPERATIONS.map((operation) => ({
     // A path parameter gets a real code: the generated variations are of the query.
-    path: operation.path.replace('{code}', 'ABHY0065002'),
+    path: operation.path.replace('{code}', 'ABHY0065002').replace('{branchId}', 'IN-ABHY0065002'),
     parameters: Object.keys(operation.query.shape),
     response: operation.response as z.ZodType,
     valid: VALID[operation.path],
@@ -266,7 +267,7 @@ const unknownPath = fc.oneof(
     '/v1/',
     '/v1/agent',
     '/v1/banks',
-    '/v1/banks/branches/1',
+    '/v1/banks/branches/1/x',
     '/v2/agents',
     '/V1/agents',
     '/v1/../etc/passwd',

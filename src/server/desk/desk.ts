@@ -1,3 +1,4 @@
+import type { FileReading } from '../../contract/ops-files';
 import type {
   ApproveBody,
   AuditEntry,
@@ -40,11 +41,17 @@ export interface StageInput {
   fileName: string;
   /** SHA-256 (hex) of the file, when the caller computed it while receiving; the desk computes it otherwise. */
   sha256?: string;
+  /** How to read it (the public IFSC layout, a maker's column mapping); absent: as its header says. */
+  reading?: FileReading;
 }
 
 export interface StageOptions {
   /** Progress of reading, validation and diff (also kept on the change: `progress(id)`, for polling). */
   onProgress?: (progress: StagingProgress) => void;
+  /** How to read the file (StageInput.reading). */
+  reading?: FileReading;
+  /** An XLSX file is refused once it inflates past this many bytes (OPS_XLSX_MAX_UNPACKED_BYTES). */
+  maxUnpackedBytes?: number;
 }
 
 export interface StartedStaging {
@@ -82,6 +89,8 @@ export interface ChangeDesk {
   versions(query: VersionsQuery): Promise<OpsPage<VersionSummary>>;
   /** Checker role: stages a change restoring the version's snapshot (approved like any change, by another checker). */
   stageRollback(actor: OpsActor, versionId: number, options?: StageOptions): Promise<ChangeSummary>;
+  /** The same, returning the id at once (for a 202 + polling). */
+  startRollback(actor: OpsActor, versionId: number, options?: StageOptions): Promise<StartedStaging>;
   audit(query: AuditQuery): Promise<OpsPage<AuditEntry>>;
   recordOpsEvent(event: OpsEvent): Promise<void>;
   close(): Promise<void>;

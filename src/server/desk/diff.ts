@@ -1,5 +1,6 @@
 import type { ChangeKind, DiffEntry, DiffSummary, GroupCounts, GuardFlag } from '../../contract/ops-changes';
 import type { DataSet } from '../domain/data-set';
+import { AGENT_TABLE, BRANCH_TABLE, type KindTable } from '../domain/kind-columns';
 import { agentKey, branchKey, headOfficeKey, keyParts } from '../domain/natural-keys';
 
 // The difference a change makes to the published data: records of its kind matched by their natural key
@@ -22,6 +23,10 @@ interface KindView {
 const text = (value: string | number | null | undefined): string | null =>
   value === null || value === undefined ? null : String(value);
 
+/** A row's fields as the difference compares them: the kind's declared columns (domain/kind-columns.ts). */
+const fieldsOf = <R>(kind: KindTable<R>, row: R): Fields =>
+  Object.fromEntries(kind.columns.map((c) => [c.field, text(row[c.field] as string | null | undefined)]));
+
 const VIEWS: Record<ChangeKind, KindView> = {
   branches: {
     records: (dataSet, countries) =>
@@ -31,18 +36,7 @@ const VIEWS: Record<ChangeKind, KindView> = {
           key: branchKey(b),
           country: b.country,
           bankCode: b.bankCode,
-          fields: {
-            country: b.country,
-            bankCode: b.bankCode,
-            bankName: b.bankName,
-            routingNumber: text(b.routingNumber),
-            branchName: b.branchName,
-            addressLine1: text(b.addressLine1),
-            addressLine2: text(b.addressLine2),
-            city: text(b.city),
-            district: text(b.district),
-            state: text(b.state),
-          },
+          fields: fieldsOf(BRANCH_TABLE, b),
         })),
     total: (dataSet) => dataSet.branches.length,
   },
@@ -52,17 +46,7 @@ const VIEWS: Record<ChangeKind, KindView> = {
         key: agentKey(a),
         country: a.country,
         bankCode: a.headOfficeCode,
-        fields: {
-          agentCode: a.agentCode,
-          headOfficeCode: a.headOfficeCode,
-          country: a.country,
-          agentName: a.agentName,
-          addressLine1: a.addressLine1,
-          addressLine2: text(a.addressLine2),
-          city: a.city,
-          state: a.state,
-          phoneNumber: text(a.phoneNumber),
-        },
+        fields: fieldsOf(AGENT_TABLE, a),
       })),
     total: (dataSet) => dataSet.agents.length,
   },

@@ -62,12 +62,18 @@ export interface DeskOptions {
   changeTtlHours?: number;
   /** Versions kept per kind, with their snapshots (DESK_VERSIONS_KEPT). */
   versionsKept?: number;
-  /** Called after a publish commits (the app refreshes its caches and search index as after any replace). */
-  onPublished?: () => void;
+  /**
+   * Called after a publish commits: the app brings this instance's search index to the new data version, so
+   * that "published" means a teller's search here finds it. Waited for at most PUBLISH_CATCH_UP_MS; past it the
+   * change is published all the same and the index swaps in when built (other instances: at their next check).
+   */
+  onPublished?: () => void | Promise<void>;
   log?: (message: string) => void;
 }
 
 const SYSTEM = { name: 'system', via: 'system' } as const;
+/** The longest an approval waits for this instance's search index to serve what it published. */
+const PUBLISH_CATCH_UP_MS = 60_000;
 const now = () => new Date().toISOString();
 const json = <T>(value: unknown): T | null => (typeof value === 'string' && value ? (JSON.parse(value) as T) : null);
 const page = <T>(data: T[], totalItems: number, pageNumber: number, pageSize: number): OpsPage<T> => ({
@@ -108,7 +114,10 @@ export class DeskEngine implements ChangeDesk {
 
   async startStaging(actor: OpsActor, input: StageInput, options: StageOptions = {}): Promise<StartedStaging> {
     if (!hasRole(actor, 'maker')) throw new RoleRequiredError('maker', 'staging a change');
-    return this.begin(actor, input.kind, input.path, input.fileName, input.sha256, null, options);
+    return this.begin(actor, input.kind, input.path, input.fileName, input.sha256, null, {
+      ...options,
+      reading: input.reading,
+    });
   }
 
   /** Records the change (status validating) and prepares it in the background. */
@@ -182,6 +191,8 @@ export class DeskEngine implements ChangeDesk {
     const { dataSet: served, version } = await this.store.readDataSet();
     let lastWrite = 0;
     const prepared = await prepareChange(kind, source, fileName, served, {
+      reading: options.reading,
+      maxUnpackedBytes: options.maxUnpackedBytes,
       onProgress: (progress) => {
         options.onProgress?.(progress);
         // Kept on the change at most twice a second, for a poll from any instance.
@@ -553,7 +564,7 @@ export class DeskEngine implements ChangeDesk {
           diff: summary.diff!.counts,
         },
       });
-      this.options.onPublished?.();
+      await this.catchUp();
       return this.summaryOf(id);
     } finally {
       if (!published) await this.transition(id, ['approved'], 'staged');
@@ -748,7 +759,29 @@ export class DeskEngine implements ChangeDesk {
     );
   }
 
+  /** onPublished, waited for at most PUBLISH_CATCH_UP_MS (a failure or a slow build never fails the publish). */
+  private async catchUp(): Promise<void> {
+    const onPublished = this.options.onPublished;
+    if (!onPublished) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), PUBLISH_CATCH_UP_MS);
+    });
+    try {
+      const outcome = await Promise.race([Promise.resolve(onPublished()).then(() => 'done' as const), timeout]);
+      if (outcome === 'timeout') this.options.log?.('published; the search index is still being rebuilt');
+    } catch (error) {
+      this.options.log?.(`published; refreshing the search index failed: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async stageRollback(actor: OpsActor, versionId: number, options: StageOptions = {}): Promise<ChangeSummary> {
+    return (await this.startRollback(actor, versionId, options)).done;
+  }
+
+  async startRollback(actor: OpsActor, versionId: number, options: StageOptions = {}): Promise<StartedStaging> {
     if (!hasRole(actor, 'checker')) throw new RoleRequiredError('checker', 'rolling back');
     const [version] = await this.db.all('SELECT id, kind, file_name, snapshot_gz FROM desk_versions WHERE id = ?', [
       versionId,
@@ -765,7 +798,7 @@ export class DeskEngine implements ChangeDesk {
       versionId,
       options,
     );
-    return started.done;
+    return started;
   }
 
   // ---------------------------------------------------------------------------------------------------------

@@ -1,4 +1,8 @@
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { stringify } from 'csv-stringify/sync';
+import type { FileReading } from '../../contract/ops-files';
+import { detectFileLayout, fileFormatOf, readFileRecords } from '../importer/layouts';
 import type { ChangeKind, StagingProgress, ValidationProblem } from '../../contract/ops-changes';
 import type { DataSet } from '../domain/data-set';
 import { PARALLEL_FROM_ROWS, validateInWorker } from '../importer/importer';
@@ -35,10 +39,34 @@ export interface ReadChange {
 }
 
 /**
- * Reads a change's file into the kind's records. The one place the desk reads files: the declared readers of
- * the kinds (XLSX, the public IFSC layout, a maker's column mapping) come in here.
+ * Reads a change's file into the kind's records. The one place the desk reads files. A CSV or JSON file in the
+ * import format is read by the importer itself (its messages); an XLSX file, the public IFSC list of India or
+ * a file read through the maker's column mapping by the layout readers (importer/layouts.ts). For those, the
+ * bytes the desk keeps (to re-diff a stale change, for a rollback's snapshot) are the records in the import
+ * format's CSV, so a later reading needs neither the mapping nor the XLSX reader; the SHA-256 stays the file's.
  */
-export function readChangeFile(kind: ChangeKind, source: string | Uint8Array, fileName: string): ReadChange {
+export async function readChangeFile(
+  kind: ChangeKind,
+  source: string | Uint8Array,
+  fileName: string,
+  reading?: FileReading,
+  maxUnpackedBytes?: number,
+): Promise<ReadChange> {
+  if (typeof source === 'string' && (await needsLayoutReader(kind, source, fileName, reading))) {
+    const original = await readFile(source);
+    const read = await readFileRecords(source, kind, reading, { fileName, maxUnpackedBytes });
+    const columns = KIND_DEFINITIONS[kind].columns;
+    const csv = stringify(
+      read.records.map((r) => columns.map((column) => r.record[column] ?? '')),
+      { header: true, columns: [...columns] },
+    );
+    return {
+      bytes: Buffer.from(csv),
+      sha256: createHash('sha256').update(original).digest('hex'),
+      records: read.records,
+      fileProblems: read.fileProblems,
+    };
+  }
   const loaded =
     typeof source === 'string'
       ? loadImportFile(source)
@@ -46,6 +74,16 @@ export function readChangeFile(kind: ChangeKind, source: string | Uint8Array, fi
   if (!('bytes' in loaded)) return { bytes: new Uint8Array(), sha256: '', records: [], fileProblems: [loaded] };
   const read = parseImportFile(fileName, loaded.bytes, KIND_DEFINITIONS[kind].columns);
   return { bytes: loaded.bytes, sha256: loaded.sha256, ...read };
+}
+
+/** XLSX, a reading given, or a CSV whose header is the public IFSC list: not the importer's own format. */
+async function needsLayoutReader(kind: ChangeKind, path: string, fileName: string, reading?: FileReading) {
+  const format = fileFormatOf(fileName);
+  if (format === 'xlsx') return true;
+  if (format === 'json') return false;
+  if (reading && reading.layout !== 'import') return true;
+  const detected = await detectFileLayout(path, kind, { fileName });
+  return 'layout' in detected && detected.layout === 'ifsc-public';
 }
 
 /** The rule a problem breaks: its message without the row's own values, so rows that break it alike count together. */
@@ -82,12 +120,18 @@ export async function prepareChange(
   path: string | Uint8Array,
   fileName: string,
   served: DataSet,
-  options: { skipInvalid?: boolean; onProgress?: (progress: StagingProgress) => void; sha256?: string } = {},
+  options: {
+    skipInvalid?: boolean;
+    onProgress?: (progress: StagingProgress) => void;
+    sha256?: string;
+    reading?: FileReading;
+    maxUnpackedBytes?: number;
+  } = {},
 ): Promise<PreparedChange> {
   const progress = options.onProgress ?? (() => {});
   const definition = KIND_DEFINITIONS[kind] as ImportKindDefinition<unknown>;
   progress({ phase: 'reading', done: 0, total: 0 });
-  const read = readChangeFile(kind, path, fileName);
+  const read = await readChangeFile(kind, path, fileName, options.reading, options.maxUnpackedBytes);
   const { records } = read;
   const prepared: PreparedChange = {
     fileName,

@@ -193,8 +193,12 @@ export interface QualityOptions {
 
 /** Each check's count and first findings. */
 export function qualityReport(dataSet: DataSet, options: QualityOptions = {}): QualityReport {
+  return reportOfFindings(qualityFindings(dataSet), options);
+}
+
+/** The report of findings already computed (the desk's route keeps them per data version). */
+export function reportOfFindings(findings: readonly QualityFinding[], options: QualityOptions = {}): QualityReport {
   const limit = options.examples ?? 20;
-  const findings = qualityFindings(dataSet);
   return {
     dataVersion: options.dataVersion ?? null,
     generatedAt: (options.now ?? new Date()).toISOString(),

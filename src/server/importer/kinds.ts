@@ -2,6 +2,7 @@ import type { ZodType } from 'zod';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../contract';
 import type { AgentRow, BranchRow, DataSet, DataSetSource, HeadOfficeRow } from '../domain/data-set';
+import { AGENT_TABLE, BRANCH_TABLE, fileCells, fileColumns } from '../domain/kind-columns';
 import { StateResolver, loadCitiesOf } from '../domain/places';
 import { countriesOf, sortedBanks, toBranchRow, toHeadOfficeRow } from './records';
 import { deliveryModeCodeOf } from '../../contract/delivery-modes';
@@ -163,18 +164,7 @@ const otherSources = (served: DataSet, kind: ImportKind) => served.sources.filte
 
 export const branchesKind: ImportKindDefinition<BranchFileRecord> = {
   kind: 'branches',
-  columns: [
-    'country',
-    'bank_code',
-    'bank_name',
-    'routing_number',
-    'branch_name',
-    'address_line1',
-    'address_line2',
-    'city',
-    'district',
-    'state',
-  ],
+  columns: fileColumns(BRANCH_TABLE),
   schema: branchRecord,
   prepare(served) {
     const resolve = cachedStates(served);
@@ -242,18 +232,7 @@ export const branchesKind: ImportKindDefinition<BranchFileRecord> = {
     };
   },
   cells(served) {
-    return served.branches.map((b) => ({
-      country: b.country,
-      bank_code: b.bankCode,
-      bank_name: b.bankName,
-      routing_number: b.routingNumber ?? '',
-      branch_name: b.branchName,
-      address_line1: b.addressLine1 ?? '',
-      address_line2: b.addressLine2 ?? '',
-      city: b.city ?? '',
-      district: b.district ?? '',
-      state: b.publishedState ?? b.state ?? '',
-    }));
+    return served.branches.map((b) => fileCells(BRANCH_TABLE, b));
   },
 };
 
@@ -345,17 +324,7 @@ export const partnersKind: ImportKindDefinition<PartnerFileRecord> = {
 
 export const agentsKind: ImportKindDefinition<AgentFileRecord> = {
   kind: 'agents',
-  columns: [
-    'agent_code',
-    'head_office_code',
-    'country',
-    'agent_name',
-    'address_line1',
-    'address_line2',
-    'city',
-    'state',
-    'phone_number',
-  ],
+  columns: fileColumns(AGENT_TABLE),
   schema: agentRecord,
   prepare(served) {
     const resolve = cachedStates(served);
@@ -418,17 +387,7 @@ export const agentsKind: ImportKindDefinition<AgentFileRecord> = {
     };
   },
   cells(served) {
-    return served.agents.map((a) => ({
-      agent_code: a.agentCode,
-      head_office_code: a.headOfficeCode,
-      country: a.country,
-      agent_name: a.agentName,
-      address_line1: a.addressLine1,
-      address_line2: a.addressLine2 ?? '',
-      city: a.city,
-      state: a.publishedState ?? a.state,
-      phone_number: a.phoneNumber ?? '',
-    }));
+    return served.agents.map((a) => fileCells(AGENT_TABLE, a));
   },
 };
 

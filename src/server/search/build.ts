@@ -1,5 +1,6 @@
 import type { PayoutType } from '../../contract';
 import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../domain/data-set';
+import { branchBaseId, uniqueBranchIds } from '../domain/branch-id';
 import { Dictionary, compareCodePoints, toStringTable, type StringTableData } from './strings';
 import type { DocumentTable } from './documents';
 import { buildPostings, buildTrigramIndex, type PostingsData, type TrigramIndexData } from './text-index';
@@ -82,6 +83,7 @@ export interface SearchIndexData {
   tables: Record<
     | 'branchName'
     | 'routing'
+    | 'branchId'
     | 'addr1'
     | 'addr1Lower'
     | 'addr2'
@@ -97,8 +99,11 @@ export interface SearchIndexData {
     | 'phone',
     StringTableData
   >;
-  /** Rows by the hash of their routing number / agent code (per-row tables `routing`, `agentCode`; '' for none). */
-  hashes: Record<'routing' | 'agentCode', Int32Array>;
+  /**
+   * Rows by the hash of their routing number / branch id / agent code (per-row tables `routing`, `branchId`,
+   * `agentCode`; '' for none).
+   */
+  hashes: Record<'routing' | 'branchId' | 'agentCode', Int32Array>;
   trigrams: Record<'branchName' | 'addr1Lower' | 'addr2Lower' | 'districtLower' | 'agentName', TrigramIndexData>;
   postings: Record<
     'branchName' | 'addr1Lower' | 'addr2Lower' | 'districtLower' | 'agentName' | 'agentState',
@@ -174,6 +179,7 @@ export class SearchIndexBuilder implements DataSetVisitor {
     bank: [] as number[],
     branchName: [] as number[],
     routing: [] as (string | null)[],
+    branchId: [] as string[],
     addr1: [] as number[],
     addr2: [] as number[],
     city: [] as number[],
@@ -225,6 +231,7 @@ export class SearchIndexBuilder implements DataSetVisitor {
     b.bank.push(bank);
     b.branchName.push(this.branchName.id(row.branchName));
     b.routing.push(row.routingNumber);
+    b.branchId.push(branchBaseId(row));
     b.addr1.push(this.addr1.id(row.addressLine1));
     b.addr2.push(this.addr2.id(row.addressLine2));
     b.city.push(this.city.id(row.city));
@@ -309,6 +316,8 @@ export class SearchIndexBuilder implements DataSetVisitor {
     const addr2Lower = lowerCased(this.addr2.values);
     const districtLower = lowerCased(this.district.values);
     const routing = Array.from(order, (i) => this.b.routing[i]);
+    // Branch ids (domain/branch-id.ts): a repeated one is told apart in answer order.
+    const branchIds = uniqueBranchIds(Array.from(order, (i) => this.b.branchId[i]));
     const branches = {
       count: n,
       id: order.map((i) => i + 1),
@@ -375,6 +384,7 @@ export class SearchIndexBuilder implements DataSetVisitor {
       tables: {
         branchName: toStringTable(branchNames),
         routing: toStringTable(routing.map((r) => r ?? '')),
+        branchId: toStringTable(branchIds),
         addr1: toStringTable(this.addr1.values),
         addr1Lower: toStringTable(addr1Lower.values),
         addr2: toStringTable(this.addr2.values),
@@ -389,7 +399,7 @@ export class SearchIndexBuilder implements DataSetVisitor {
         agentAddr2: toStringTable(this.agentAddr2.values),
         phone: toStringTable(this.phone.values),
       },
-      hashes: { routing: hashTable(routing), agentCode: hashTable(agentCodes) },
+      hashes: { routing: hashTable(routing), branchId: hashTable(branchIds), agentCode: hashTable(agentCodes) },
       trigrams: {
         branchName: buildTrigramIndex(branchNames),
         addr1Lower: buildTrigramIndex(addr1Lower.values),

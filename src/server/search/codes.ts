@@ -1,4 +1,10 @@
-import { ACCOUNT_TRANSFER_TO_OTHER_BANK, type CodeFormat, type CodeMatch, type PayingHeadOffice } from '../../contract';
+import {
+  ACCOUNT_TRANSFER_TO_OTHER_BANK,
+  type BranchDetail,
+  type CodeFormat,
+  type CodeMatch,
+  type PayingHeadOffice,
+} from '../../contract';
 import type { IndexView, SearchIndex } from './search-index';
 
 // The one box for any code (issue #15): a code is looked up as every format its shape fits (codeFormatsOf in
@@ -92,4 +98,33 @@ export function findCode(
     }
   }
   return matches;
+}
+
+/**
+ * One branch in full, by its id (GET /v1/banks/branches/{branchId}), or null. MICR, SWIFT, contact and the rails
+ * are not in the branch files yet (the import format gains them with the operations desk): `null`, "not held".
+ */
+export function branchDetailOf(
+  index: SearchIndex,
+  branchId: string,
+  countryName: (code: string) => string,
+  codeName: (country: string) => string,
+): BranchDetail | null {
+  const [row] = index.rowsWithCode('branchId', branchId);
+  if (row === undefined) return null;
+  const view = index.extensionView;
+  const { receivingAgentHeadOfficeCode: _none, ...branch } = view.branchRecord(row, '');
+  return {
+    ...branch,
+    receivingCountryName: countryName(branch.receivingCountry),
+    branchCodeName: codeName(branch.receivingCountry),
+    micr: null,
+    swift: null,
+    contact: null,
+    neft: null,
+    rtgs: null,
+    imps: null,
+    upi: null,
+    headOffices: headOfficesPayingInto(view, branch.receivingCountry, branch.bankCode),
+  };
 }

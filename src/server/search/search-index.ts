@@ -246,7 +246,7 @@ export class SearchIndex {
   }
 
   /** Rows whose routing number (branches) or agent code (agents) is `code`, ascending, from the hash table. */
-  rowsWithCode(column: 'routing' | 'agentCode', code: string): number[] {
+  rowsWithCode(column: 'routing' | 'branchId' | 'agentCode', code: string): number[] {
     const table = this.data.hashes[column];
     const values = this.tables[column];
     const mask = table.length - 1;
@@ -392,6 +392,7 @@ export class SearchIndex {
     const state = t.state.orNull(c.state[row]);
     return {
       receivingAgentHeadOfficeCode: headOffice,
+      branchId: t.branchId.get(row),
       bankCode: bank.code,
       bankName: bank.name,
       routingNumber: t.routing.get(row) || null,

@@ -83,6 +83,18 @@ export class SearchService {
     if (version !== this.current?.version) void this.rebuild();
   }
 
+  /**
+   * Rebuilds until the index served is the store's current data version (after a publish through this instance:
+   * a build already under way may be of the version before it). At most three builds.
+   */
+  async catchUp(): Promise<void> {
+    for (let i = 0; i < 3 && !this.closed; i++) {
+      const version = await this.options.store.dataVersion();
+      if (this.current?.version === version) return;
+      await (this.building ?? this.rebuild());
+    }
+  }
+
   /** Builds the index of the store's current data set and swaps it in; one build at a time. */
   rebuild(): Promise<void> {
     this.building ??= this.build()

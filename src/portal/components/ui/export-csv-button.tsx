@@ -24,10 +24,11 @@ export function exportFileName(
   filters: Record<string, string | undefined>,
   rows: number,
   total: number,
+  extension: 'csv' | 'xlsx' = 'csv',
 ): string {
   const parts = [screen, ...Object.entries(filters).flatMap(([name, value]) => (value ? [`${name}-${value}`] : []))];
   parts.push(rows < total ? `first-${rows}-of-${total}` : `all-${total}`);
-  return `${parts.join('_').replace(/[^\p{L}\p{N}._-]+/gu, '-')}.csv`;
+  return `${parts.join('_').replace(/[^\p{L}\p{N}._-]+/gu, '-')}.${extension}`;
 }
 
 export interface ExportSource<T> {
@@ -38,8 +39,29 @@ export interface ExportSource<T> {
   rows: T[];
 }
 
-function download(parts: string[], fileName: string) {
-  const url = URL.createObjectURL(new Blob([BOM, ...parts], { type: 'text/csv;charset=utf-8' }));
+/**
+ * Every row to export (the whole answer, not only the page on screen), up to MAX_EXPORT_ROWS: the rows on
+ * screen when they are all, else fetched page by page at the API's largest page size.
+ */
+export async function exportRows<T>(source: ExportSource<T>, onProgress: (done: number) => void = () => {}) {
+  const count = Math.min(source.total, MAX_EXPORT_ROWS);
+  if (!source.fetchPage) return source.rows.slice(0, count);
+  const rows: T[] = [];
+  for (let pageNumber = 1; rows.length < count; pageNumber++) {
+    onProgress(rows.length);
+    const page = await source.fetchPage(pageNumber, MAX_PAGE_SIZE);
+    const taken = page.data.slice(0, count - rows.length);
+    if (taken.length === 0) break;
+    rows.push(...taken);
+  }
+  return rows;
+}
+
+const CSV_TYPE = 'text/csv;charset=utf-8';
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+function download(parts: BlobPart[], fileName: string, type: string) {
+  const url = URL.createObjectURL(new Blob(parts, { type }));
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;
@@ -48,15 +70,21 @@ function download(parts: string[], fileName: string) {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-/** Exports every row that matches (not only the page on screen), up to MAX_EXPORT_ROWS, as a CSV download. */
+/**
+ * Exports every row that matches (not only the page on screen), up to MAX_EXPORT_ROWS: as XLSX for a
+ * spreadsheet (`columns`, codes and phones as text cells) or as CSV in the import format (`importColumns`, the
+ * headings of docs/import.md: the file imports again unchanged; `columns` where a screen has no import format).
+ */
 export function ExportCsvButton<T>({
   source,
   columns,
+  importColumns = columns,
   screen,
   filters,
 }: {
   source: ExportSource<T>;
   columns: CsvColumn<T>[];
+  importColumns?: CsvColumn<T>[];
   screen: string;
   filters: Record<string, string | undefined>;
 }) {
@@ -65,25 +93,19 @@ export function ExportCsvButton<T>({
   const [error, setError] = useState<unknown>(null);
   const count = Math.min(source.total, MAX_EXPORT_ROWS);
 
-  const run = async () => {
+  const run = async (format: 'csv' | 'xlsx') => {
     setError(null);
     try {
-      const { toCsv } = await import('./csv');
-      const parts = [toCsv([], columns)];
-      if (!source.fetchPage) parts.push(toCsv(source.rows, columns, false));
-      else {
-        // Page by page, each page turned into CSV text as it arrives, so the whole result is never held twice.
-        let written = 0;
-        for (let pageNumber = 1; written < count; pageNumber++) {
-          setProgress(written);
-          const page = await source.fetchPage(pageNumber, MAX_PAGE_SIZE);
-          const rows = page.data.slice(0, count - written);
-          if (rows.length === 0) break;
-          parts.push(toCsv(rows, columns, false));
-          written += rows.length;
-        }
+      const rows = await exportRows(source, setProgress);
+      setProgress(rows.length);
+      const name = exportFileName(screen, filters, count, source.total, format);
+      if (format === 'csv') {
+        const { toCsv } = await import('./csv');
+        download([BOM, toCsv(rows, importColumns)], name, CSV_TYPE);
+      } else {
+        const { toXlsx } = await import('./xlsx');
+        download([await toXlsx(screen, rows, columns)], name, XLSX_TYPE);
       }
-      download(parts, exportFileName(screen, filters, count, source.total));
     } catch (caught) {
       setError(caught);
     } finally {
@@ -105,13 +127,24 @@ export function ExportCsvButton<T>({
           size="small"
           variant="outlined"
           startIcon={<DownloadIcon />}
-          onClick={() => void run()}
+          onClick={() => void run('xlsx')}
           disabled={source.total === 0 || progress !== null}
+          title={t('exports.xlsxHint')}
+        >
+          {t('exports.xlsx')}
+        </Button>
+        <Button
+          size="small"
+          variant="outlined"
+          startIcon={<DownloadIcon />}
+          onClick={() => void run('csv')}
+          disabled={source.total === 0 || progress !== null}
+          title={t('exports.csvHint')}
         >
           {t('export.button')}
         </Button>
       </Stack>
-      {error !== null && <ProblemAlert error={error} onRetry={() => void run()} />}
+      {error !== null && <ProblemAlert error={error} onRetry={() => void run('csv')} />}
     </Stack>
   );
 }

@@ -9,17 +9,20 @@ import { ExportCsvButton, type CsvColumn, type ExportSource } from './export-csv
  */
 export type CountedNoun = 'results.agents' | 'results.branches' | 'results.payoutNetworks';
 
-/** Above every result list: the count, announced to screen readers, and the CSV export of every matching row. */
+/** Above every result list: the count, announced to screen readers, and the XLSX and CSV exports of every row. */
 export function ResultsHeader<T>({
   noun,
   source,
   columns,
+  importColumns,
   screen,
   filters,
 }: {
   noun: CountedNoun;
   source: ExportSource<T>;
   columns: CsvColumn<T>[];
+  /** The CSV's columns: the import format of docs/import.md (defaults to `columns`). */
+  importColumns?: CsvColumn<T>[];
   screen: string;
   filters: Record<string, string | undefined>;
 }) {
@@ -29,7 +32,13 @@ export function ResultsHeader<T>({
       <Typography role="status" data-testid="result-total">
         {t(noun, { count: source.total, formatted: formatNumber(source.total) })}
       </Typography>
-      <ExportCsvButton source={source} columns={columns} screen={screen} filters={filters} />
+      <ExportCsvButton
+        source={source}
+        columns={columns}
+        importColumns={importColumns}
+        screen={screen}
+        filters={filters}
+      />
     </Stack>
   );
 }

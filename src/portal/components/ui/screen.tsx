@@ -3,19 +3,24 @@ import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { ScreenTools } from './screen-tools';
 
 /** The frame of a screen: its heading, a one-line purpose, then the content. */
 export function Screen({ title, purpose, children }: { title: string; purpose: ReactNode; children: ReactNode }) {
   return (
     <Stack spacing={2} component="section" aria-labelledby="screen-title">
-      <div>
-        <Typography id="screen-title" component="h1" variant="h5">
-          {title}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {purpose}
-        </Typography>
-      </div>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start', justifyContent: 'space-between' }}>
+        <div>
+          <Typography id="screen-title" component="h1" variant="h5" sx={{ fontSize: { xs: '1.2rem', sm: '1.5rem' } }}>
+            {title}
+          </Typography>
+          {/* On a phone the purpose line gives its room to the answer (the title says enough). */}
+          <Typography variant="body2" color="text.secondary" sx={{ display: { xs: 'none', sm: 'block' } }}>
+            {purpose}
+          </Typography>
+        </div>
+        <ScreenTools />
+      </Stack>
       {children}
     </Stack>
   );

@@ -34,6 +34,11 @@ describe('api client against the real API', () => {
     expect(apiError.message).toBe('The request has 2 invalid parameters: x-fapi-financial-id, search.');
     expect(apiError.errors.map((e) => e.name)).toEqual(['x-fapi-financial-id', 'search']);
     expect(apiError.correlationId).toMatch(UUID_SHAPED_PATTERN);
+    // What the teller reads: a sentence for the problem type, never the API's path (issue #25).
+    expect(apiError.kind).toBe('invalidRequest');
+    expect(apiError.sentence).toBe(
+      'A value in this search is not accepted by the service. Correct the value named below, or reset the screen.',
+    );
   });
 });
 
@@ -54,7 +59,7 @@ describe('request building', () => {
   it('retries network errors and 5xx, never 4xx', () => {
     expect(shouldRetry(0, new ApiError('unreachable', 0, 'id'))).toBe(true);
     expect(shouldRetry(0, new ApiError('server', 503, 'id'))).toBe(true);
-    expect(shouldRetry(2, new ApiError('server', 500, 'id'))).toBe(false);
+    expect(shouldRetry(3, new ApiError('server', 500, 'id'))).toBe(false);
     expect(shouldRetry(0, new ApiError('bad', 400, 'id'))).toBe(false);
     expect(shouldRetry(0, new ApiError('missing', 404, 'id'))).toBe(false);
   });

@@ -4,11 +4,18 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { csvRows } from '../../../testing/csv-rows';
 import { isValidPhoneNumber, type CountryCode } from 'libphonenumber-js/max';
-import { QUALITY_CHECKS, QUALITY_CSV_COLUMNS, type QualityCheckId } from '../../../contract/ops-quality';
+import {
+  QUALITY_CHECKS,
+  QUALITY_CSV_COLUMNS,
+  qualityReport as qualityReportSchema,
+  type QualityCheckId,
+} from '../../../contract/ops-quality';
 import { COUNTRY_PROFILES } from '../../../contract/countries';
 import type { DataSet } from '../../domain/data-set';
 import { buildSeedDataSet } from '../../seed/seed';
-import { openTestStore, testEngines } from '../../../testing/test-app';
+import { createTestApp, LOOKUP_HEADERS, openTestStore, testEngines } from '../../../testing/test-app';
+import { createOpsAccount, signIn } from '../../../testing/ops';
+import { problem } from '../../../contract';
 import { qualityCsv, qualityFindings, qualityReport, storeQualityReport } from '../quality';
 
 // The data-quality report's counts against a brute-force computation written another way (whole-array filters,
@@ -152,6 +159,64 @@ describe.each(testEngines())('the quality report of what the %s store serves', (
       for (const check of QUALITY_CHECKS) expect(brute[check] - seedBrute[check], check).toBe(expected[check] ?? 0);
     } finally {
       await store.close();
+    }
+  }, 120_000);
+});
+
+describe.each(testEngines())('the quality report over HTTP (%s)', (engine) => {
+  it('401 without a session, 403 for a teller id; counts as brute force; each check as CSV; a new version seen', async () => {
+    const t = await createTestApp({ engine });
+    try {
+      await createOpsAccount(t.app, 'carol', ['checker']);
+      const carol = await signIn(t.app, 'carol');
+      expect((await t.app.inject({ method: 'GET', url: '/v1/ops/quality' })).statusCode).toBe(401);
+      expect((await t.app.inject({ method: 'GET', url: '/v1/ops/quality', headers: LOOKUP_HEADERS })).statusCode).toBe(
+        403,
+      );
+      const get = async () => {
+        const response = await t.app.inject({
+          method: 'GET',
+          url: '/v1/ops/quality',
+          headers: { cookie: carol.cookie },
+        });
+        expect(response.statusCode).toBe(200);
+        return qualityReportSchema.parse(response.json());
+      };
+      const served = await t.app.store.readDataSet();
+      const report = await get();
+      expect(report.dataVersion).toBe(served.version);
+      expect(Object.fromEntries(report.checks.map((c) => [c.check, c.count]))).toEqual(
+        bruteForceCounts(served.dataSet),
+      );
+      for (const check of report.checks) {
+        const csv = await t.app.inject({
+          method: 'GET',
+          url: `/v1/ops/quality/${check.check}.csv`,
+          headers: { cookie: carol.cookie },
+        });
+        expect(csv.statusCode, check.check).toBe(200);
+        expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+        const rows = csvRows(csv.body);
+        expect(rows, check.check).toHaveLength(check.count);
+        expect(rows.every((row) => row.check === check.check)).toBe(true);
+      }
+      const unknown = await t.app.inject({
+        method: 'GET',
+        url: '/v1/ops/quality/no-such-check.csv',
+        headers: { cookie: carol.cookie },
+      });
+      expect(unknown.statusCode).toBe(400);
+      expect(problem.parse(unknown.json()).status).toBe(400);
+
+      // A publish is a new data version: the report follows it (no stale cached findings).
+      const { dataSet } = planted(served.dataSet);
+      await t.app.store.replaceDataSet(dataSet, { expectedVersion: served.version });
+      const after = await t.app.store.readDataSet();
+      const again = await get();
+      expect(again.dataVersion).toBe(after.version);
+      expect(Object.fromEntries(again.checks.map((c) => [c.check, c.count]))).toEqual(bruteForceCounts(after.dataSet));
+    } finally {
+      await t.close();
     }
   }, 120_000);
 });

@@ -11,7 +11,7 @@ import { branchesKind } from '../kinds';
 import { countByRule, detectFileLayout, readFileRecords, toOpsProblem } from '../layouts';
 import { validateRecords } from '../validate';
 import { writeLargeBangladeshBranchFile } from '../../../testing/large-branch-file';
-import { zipOf } from '../../../testing/zip';
+import { xlsxSharedStringsBomb } from '../../../testing/zip';
 
 // The desk's readers (issue #24) on real files: XLSX written by exceljs (small and real-size, read streamed),
 // the public IFSC layout of India, a zip bomb and formula cells refused; every record then validated by the
@@ -153,40 +153,7 @@ describe('XLSX, read streamed', () => {
   it('refuses a zip bomb once the inflated bytes pass the limit, with memory bounded', async () => {
     const path = join(dir, 'bomb.xlsx');
     const GIB = 1024 * 1024 * 1024;
-    const mib = Buffer.alloc(1024 * 1024, 'A');
-    // A real workbook's parts, then shared strings whose one string inflates to 1 GiB (the reader caches
-    // shared strings: unbounded, this would need gigabytes of heap).
-    const small = (text: string) => () => [Buffer.from(text)];
-    const bytes = await zipOf([
-      {
-        name: '[Content_Types].xml',
-        chunks: small(
-          '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
-        ),
-      },
-      {
-        name: 'xl/_rels/workbook.xml.rels',
-        chunks: small(
-          '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
-        ),
-      },
-      {
-        name: 'xl/workbook.xml',
-        chunks: small(
-          '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="s" sheetId="1" r:id="rId1"/></sheets></workbook>',
-        ),
-      },
-      {
-        name: 'xl/sharedStrings.xml',
-        *chunks() {
-          yield Buffer.from(
-            '<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>',
-          );
-          for (let i = 0; i < 1024; i++) yield mib;
-          yield Buffer.from('</t></si></sst>');
-        },
-      },
-    ]);
+    const bytes = await xlsxSharedStringsBomb(1024);
     writeFileSync(path, bytes);
     expect(bytes.length).toBeLessThan(5 * 1024 * 1024);
 

@@ -1,6 +1,10 @@
 import {
   DEFAULT_PAGE_SIZE,
   browseQuery,
+  branchCodeName,
+  branchDetailQuery,
+  branchDetailResponse,
+  branchPathParams,
   browseResponse,
   codeFormatsOf,
   codeLookupResponse,
@@ -10,8 +14,9 @@ import {
   type IssuedIfsc,
 } from '../../../contract';
 import { issuedIfscBank } from '../../ifsc-registry';
+import { ProblemError } from '../../problems';
 import { browseBranches } from '../../search/browse';
-import { findCode, headOfficesPayingInto } from '../../search/codes';
+import { branchDetailOf, findCode, headOfficesPayingInto } from '../../search/codes';
 import { all, branchRules, stateOfCountry } from '../../validation';
 import { defineOperation } from './operation';
 
@@ -76,6 +81,25 @@ export const extensionOperations = [
         pageNumber: query.pageNumber ?? 1,
         pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE,
       });
+    },
+  }),
+  defineOperation({
+    path: '/v1/banks/branches/{branchId}',
+    summary: 'One bank branch in full (extension)',
+    description:
+      "Every field the data set holds of one branch, by its `branchId` (the id every branch answer gives; stable across imports): the code under the country's name for it (`branchCodeName`: IFSC, Routing number), MICR, SWIFT, contact and the rails (NEFT, RTGS, IMPS, UPI) where held, and the delivery-mode-04 head offices that pay into its bank. An id the data set does not hold is a 404.",
+    tag: 'Extensions',
+    query: branchDetailQuery,
+    params: branchPathParams,
+    response: branchDetailResponse,
+    partnerData: true,
+    async handle({ app, reply, params: { branchId } }) {
+      const index = app.searchIndex.index();
+      reply.header('x-data-version', index.version);
+      const countryName = (country: string) => app.reference.country(country)?.name ?? country;
+      const data = branchDetailOf(index, branchId, countryName, (country) => branchCodeName(country, 'en'));
+      if (!data) throw new ProblemError('notFound', `No branch has the id ${branchId} in the data served now.`);
+      return { data };
     },
   }),
 ];

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { REPO_ROOT } from '../../paths';
 import { type City, type PayoutNetwork, type PayoutType } from '../../../contract';
 import type { DataSet, DataSetVisitor } from '../../domain/data-set';
+import { AGENT_TABLE, BRANCH_TABLE, selectColumns, tableColumns, tableValues } from '../../domain/kind-columns';
 import {
   DataSetChangedError,
   StoreUnavailableError,
@@ -336,68 +337,18 @@ export class PgStore implements LookupStore {
         );
         // Ids 1…n in data set order, as SQLite's rowid gives them: the id is part of mode-04 agent codes.
         await load(
-          await rebuiltTable(client, 'bank_branches'),
-          [
-            'id',
-            'country',
-            'bank_code',
-            'bank_name',
-            'routing_number',
-            'branch_name',
-            'address_line1',
-            'address_line2',
-            'city',
-            'district',
-            'state',
-            'state_published',
-          ],
-          ['int', ...Array<string>(11).fill('text')],
-          dataSet.branches.map((b, i) => [
-            i + 1,
-            b.country,
-            b.bankCode,
-            b.bankName,
-            b.routingNumber,
-            b.branchName,
-            b.addressLine1,
-            b.addressLine2,
-            b.city,
-            b.district,
-            b.state,
-            b.publishedState === undefined ? b.state : b.publishedState,
-          ]),
+          await rebuiltTable(client, BRANCH_TABLE.table),
+          ['id', ...tableColumns(BRANCH_TABLE)],
+          ['int', ...tableColumns(BRANCH_TABLE).map(() => 'text')],
+          dataSet.branches.map((b, i) => [i + 1, ...tableValues(BRANCH_TABLE, b)]),
         );
         const rows = dataSet.branches.length + dataSet.agents.length;
         options.onProgress?.(dataSet.branches.length, rows);
         await load(
-          await rebuiltTable(client, 'agents'),
-          [
-            'id',
-            'agent_code',
-            'head_office_code',
-            'country',
-            'agent_name',
-            'address_line1',
-            'address_line2',
-            'city',
-            'state',
-            'state_published',
-            'phone_number',
-          ],
-          ['int', ...Array<string>(10).fill('text')],
-          dataSet.agents.map((a, i) => [
-            i + 1,
-            a.agentCode,
-            a.headOfficeCode,
-            a.country,
-            a.agentName,
-            a.addressLine1,
-            a.addressLine2,
-            a.city,
-            a.state,
-            a.publishedState ?? a.state,
-            a.phoneNumber,
-          ]),
+          await rebuiltTable(client, AGENT_TABLE.table),
+          ['id', ...tableColumns(AGENT_TABLE)],
+          ['int', ...tableColumns(AGENT_TABLE).map(() => 'text')],
+          dataSet.agents.map((a, i) => [i + 1, ...tableValues(AGENT_TABLE, a)]),
         );
         options.onProgress?.(rows, rows);
         await load(
@@ -550,16 +501,8 @@ export class PgStore implements LookupStore {
             deliveryModes: officeModes.get(h.code) ?? [],
             bankCodes: officeBanks.get(h.code) ?? [],
           })),
-          branches: await all(
-            `SELECT country, bank_code AS "bankCode", bank_name AS "bankName", routing_number AS "routingNumber", branch_name AS "branchName",
-               address_line1 AS "addressLine1", address_line2 AS "addressLine2", city, district, state,
-               state_published AS "publishedState" FROM bank_branches ORDER BY id`,
-          ),
-          agents: await all(
-            `SELECT agent_code AS "agentCode", head_office_code AS "headOfficeCode", country, agent_name AS "agentName",
-               address_line1 AS "addressLine1", address_line2 AS "addressLine2", city, state, state_published AS "publishedState",
-               phone_number AS "phoneNumber" FROM agents ORDER BY id`,
-          ),
+          branches: await all(`SELECT ${selectColumns(BRANCH_TABLE)} FROM ${BRANCH_TABLE.table} ORDER BY id`),
+          agents: await all(`SELECT ${selectColumns(AGENT_TABLE)} FROM ${AGENT_TABLE.table} ORDER BY id`),
           sources: sources.map((r) => ({ ...r, countries: r.countries.split(' ').filter(Boolean) })),
         };
         await client.query('COMMIT');

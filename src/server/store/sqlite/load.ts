@@ -1,6 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import type { DataSet } from '../../domain/data-set';
+import { AGENT_TABLE, BRANCH_TABLE, insertInto, tableValues } from '../../domain/kind-columns';
 import { DataSetChangedError, type ReplaceOptions } from '../store';
 
 // The SQLite store's load: a whole data set replaces the served one in one write transaction.
@@ -104,47 +105,17 @@ function* writeDataSet(
   }
   const total = dataSet.branches.length + dataSet.agents.length;
   let done = 0;
-  const insertBranch = db.prepare(
-    `INSERT INTO bank_branches (country, bank_code, bank_name, routing_number, branch_name, address_line1,
-       address_line2, city, district, state, state_published)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insertBranch = db.prepare(insertInto(BRANCH_TABLE));
   for (const b of dataSet.branches) {
-    insertBranch.run(
-      b.country,
-      b.bankCode,
-      b.bankName,
-      b.routingNumber,
-      b.branchName,
-      b.addressLine1,
-      b.addressLine2,
-      b.city,
-      b.district,
-      b.state,
-      b.publishedState === undefined ? b.state : b.publishedState,
-    );
+    insertBranch.run(tableValues(BRANCH_TABLE, b));
     if ((++done & WRITE_STEP_ROWS) === 0) {
       onProgress(done, total);
       yield;
     }
   }
-  const insertAgent = db.prepare(
-    `INSERT INTO agents (agent_code, head_office_code, country, agent_name, address_line1, address_line2, city,
-       state, state_published, phone_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insertAgent = db.prepare(insertInto(AGENT_TABLE));
   for (const a of dataSet.agents) {
-    insertAgent.run(
-      a.agentCode,
-      a.headOfficeCode,
-      a.country,
-      a.agentName,
-      a.addressLine1,
-      a.addressLine2,
-      a.city,
-      a.state,
-      a.publishedState ?? a.state,
-      a.phoneNumber,
-    );
+    insertAgent.run(tableValues(AGENT_TABLE, a));
     if ((++done & WRITE_STEP_ROWS) === 0) {
       onProgress(done, total);
       yield;

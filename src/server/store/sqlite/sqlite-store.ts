@@ -3,6 +3,7 @@ import { migrate } from './migrate';
 import { replaceDataSet } from './load';
 import { type City, type PayoutNetwork, type PayoutType } from '../../../contract';
 import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../../domain/data-set';
+import { AGENT_TABLE, BRANCH_TABLE, selectColumns } from '../../domain/kind-columns';
 import {
   type DataStatus,
   type LookupStore,
@@ -178,58 +179,14 @@ export class SqliteStore implements LookupStore {
 
   private readAll(): DataSet {
     const all = <T>(sql: string) => this.db.prepare(sql).all() as T[];
-    type Branch = Record<'country' | 'bank_code' | 'bank_name' | 'branch_name', string> &
-      Record<
-        'routing_number' | 'address_line1' | 'address_line2' | 'city' | 'district' | 'state' | 'state_published',
-        string | null
-      >;
-    type AgentRow = Record<
-      | 'agent_code'
-      | 'head_office_code'
-      | 'country'
-      | 'agent_name'
-      | 'address_line1'
-      | 'address_line2'
-      | 'city'
-      | 'state'
-      | 'state_published'
-      | 'phone_number',
-      string
-    >;
     return {
       countries: all('SELECT code, name, currency FROM receiving_countries ORDER BY code'),
       deliveryModes: all('SELECT value, name FROM delivery_modes ORDER BY value'),
       states: all('SELECT country, code, name FROM states ORDER BY country, code'),
       cities: all('SELECT country, state, name FROM cities ORDER BY country, state, name'),
       headOffices: this.headOffices(),
-      branches: all<Branch>(
-        `SELECT country, bank_code, bank_name, routing_number, branch_name, address_line1, address_line2, city, district, state,
-           state_published FROM bank_branches ORDER BY id`,
-      ).map((b) => ({
-        country: b.country,
-        bankCode: b.bank_code,
-        bankName: b.bank_name,
-        routingNumber: b.routing_number,
-        branchName: b.branch_name,
-        addressLine1: b.address_line1,
-        addressLine2: b.address_line2,
-        city: b.city,
-        district: b.district,
-        state: b.state,
-        publishedState: b.state_published,
-      })),
-      agents: all<AgentRow>('SELECT * FROM agents ORDER BY id').map((a) => ({
-        agentCode: a.agent_code,
-        headOfficeCode: a.head_office_code,
-        country: a.country,
-        agentName: a.agent_name,
-        addressLine1: a.address_line1,
-        addressLine2: a.address_line2,
-        city: a.city,
-        state: a.state,
-        publishedState: a.state_published,
-        phoneNumber: a.phone_number,
-      })),
+      branches: all<BranchRow>(`SELECT ${selectColumns(BRANCH_TABLE)} FROM ${BRANCH_TABLE.table} ORDER BY id`),
+      agents: all<AgentRow>(`SELECT ${selectColumns(AGENT_TABLE)} FROM ${AGENT_TABLE.table} ORDER BY id`),
       sources: this.sources().sources,
     };
   }
@@ -245,13 +202,11 @@ export class SqliteStore implements LookupStore {
         headOffices: this.headOffices(),
       });
       const branches = this.db.prepare(
-        `SELECT country, bank_code AS bankCode, bank_name AS bankName, routing_number AS routingNumber, branch_name AS branchName,
-           address_line1 AS addressLine1, address_line2 AS addressLine2, city, district, state FROM bank_branches ORDER BY id`,
+        `SELECT ${selectColumns(BRANCH_TABLE, { published: false })} FROM ${BRANCH_TABLE.table} ORDER BY id`,
       );
       for (const row of branches.iterate()) visit.branch(row as BranchRow);
       const agents = this.db.prepare(
-        `SELECT agent_code AS agentCode, head_office_code AS headOfficeCode, country, agent_name AS agentName, address_line1 AS addressLine1,
-           address_line2 AS addressLine2, city, state, phone_number AS phoneNumber FROM agents ORDER BY id`,
+        `SELECT ${selectColumns(AGENT_TABLE, { published: false })} FROM ${AGENT_TABLE.table} ORDER BY id`,
       );
       for (const row of agents.iterate()) visit.agent(row as AgentRow);
       return version;

@@ -1,10 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Controller } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import { Link as RouterLink } from 'wouter';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { TFunction } from 'i18next';
@@ -12,17 +11,22 @@ import { useTranslation } from 'react-i18next';
 import type { Agent } from '../../../../contract';
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../../../contract/constants';
 import { withPlaceAliases } from '../../../../contract/place-aliases';
+import { ComboField } from '../../../components/ui/combo-field';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
 import { ResultsHeader } from '../../../components/ui/results-header';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { PastLastPage, ResultsPagination, isPastLastPage } from '../../../components/ui/results-pagination';
 import { ResultsView, type ResultColumn } from '../../../components/ui/results-view';
+import { errorSentence } from '../../../lib/api-client';
+import { fieldSlots } from '../../../lib/field-slots';
 import { translateRule } from '../../../lib/i18n';
 import { presentValues, useOtherParams, useScreenParams } from '../../../lib/url-state';
 import { useUrlForm } from '../../../lib/use-url-form';
 import { agentsQueryOptions, getAgents, useAgents } from '../api/get-agents';
 import { useStates } from '../api/get-states';
+import { useCityNames } from '../api/get-place-names';
+import { applyName, nearestNames } from '../../../lib/fold';
 
 const FILTERS = ['state', 'search', 'pageNumber', 'pageSize'] as const;
 const loadFilterSchema = () =>
@@ -39,8 +43,21 @@ const csvColumns = (t: TFunction): CsvColumn<Agent>[] => [
   { header: t('columns.addressLine2'), value: (a) => a.addressLine2 },
   { header: t('columns.city'), value: (a) => a.city },
   { header: t('columns.state'), value: (a) => a.stateName },
-  { header: t('columns.phone'), value: (a) => a.phoneNumber },
+  { header: t('columns.phone'), value: (a) => a.phoneNumber, code: true },
   { header: t('columns.payoutType'), value: (a) => a.payoutType },
+];
+
+/** The CSV export: the agents file of docs/import.md, column for column, so that it imports again unchanged. */
+export const agentImportColumns: CsvColumn<Agent>[] = [
+  { header: 'agent_code', value: (a) => a.agentCode },
+  { header: 'head_office_code', value: (a) => a.receivingAgentHeadOfficeCode },
+  { header: 'country', value: (a) => a.receivingCountry },
+  { header: 'agent_name', value: (a) => a.agentName },
+  { header: 'address_line1', value: (a) => a.addressLine1 },
+  { header: 'address_line2', value: (a) => a.addressLine2 },
+  { header: 'city', value: (a) => a.city },
+  { header: 'state', value: (a) => a.state },
+  { header: 'phone_number', value: (a) => a.phoneNumber },
 ];
 
 /** A link into the branch finder with some of its fields filled in. */
@@ -94,11 +111,28 @@ export function AgentSearch({
   const agents = useAgents(params, true);
   const isAccountTransfer = Number(deliveryMode) === ACCOUNT_TRANSFER_TO_OTHER_BANK;
   const errors = form.formState.errors;
+  // A value set from the URL or a suggestion (not typed) must shrink the label too (issue #25).
+  const watchedSearch = useWatch({ control: form.control, name: 'search' });
   const stateName = (code: string) => {
     const found = states.data?.data.find((s) => s.code === code);
     return found ? withPlaceAliases(receivingCountry, found.name) : code;
   };
   const pagination = agents.data?.pagination;
+  // An empty answer to a search with letters: the places it may have meant, folding case and accents (issue #25).
+  const answeredEmpty =
+    agents.data?.data.length === 0 && !agents.isPlaceholderData && /\p{L}/u.test(values.search) && inSync;
+  const stateList = states.data?.data ?? [];
+  const cityNames = useCityNames(
+    receivingCountry,
+    values.state ? [values.state] : stateList.map((s) => s.code),
+    answeredEmpty,
+  );
+  const suggestions = answeredEmpty ? nearestNames(values.search, [...stateList.map((s) => s.name), ...cityNames]) : [];
+  const applySuggestion = (name: string) => {
+    const search = applyName(values.search, name);
+    form.setValue('search', search);
+    update({ search });
+  };
 
   const columns: ResultColumn<Agent>[] = [
     {
@@ -212,41 +246,35 @@ export function AgentSearch({
           name="state"
           control={form.control}
           render={({ field }) => (
-            <TextField
-              {...field}
-              onChange={(event) => {
-                field.onChange(event);
+            <ComboField
+              name={field.name}
+              value={field.value}
+              onChange={(value) => {
+                field.onChange(value);
                 void commitNow(); // a choice is complete: no typing pause to wait for
               }}
-              select
-              size="small"
               label={t('agents.state')}
-              sx={{ minWidth: 220 }}
+              sx={{ minWidth: 240 }}
+              loading={states.isPending}
+              options={(states.data?.data ?? []).map((state) => ({
+                value: state.code,
+                label: `${withPlaceAliases(receivingCountry, state.name)} (${state.code})`,
+              }))}
               error={Boolean(errors.state || states.error)}
               helperText={
                 errors.state
                   ? translateRule(errors.state.message)
                   : states.error
-                    ? t('agents.statesFailed', { message: states.error.message })
+                    ? t('agents.statesFailed', { message: errorSentence(states.error) })
                     : t('agents.statesHint')
               }
-            >
-              <MenuItem value="">{t('agents.allStates')}</MenuItem>
-              {(states.data?.data ?? []).map((state) => (
-                <MenuItem key={state.code} value={state.code}>
-                  {withPlaceAliases(receivingCountry, state.name)} ({state.code})
-                </MenuItem>
-              ))}
-              {/* A state from a shared link that is not in the list still shows, so the API can say why. */}
-              {values.state && !(states.data?.data ?? []).some((s) => s.code === values.state) && (
-                <MenuItem value={values.state}>{values.state}</MenuItem>
-              )}
-            </TextField>
+            />
           )}
         />
         <TextField
           {...form.register('search')}
           size="small"
+          slotProps={fieldSlots(watchedSearch)}
           label={t('agents.search')}
           sx={{ flex: 1 }}
           error={Boolean(errors.search)}
@@ -267,7 +295,31 @@ export function AgentSearch({
         error={agents.error}
         isEmpty={agents.data?.data.length === 0}
         empty={
-          isPastLastPage(pagination) ? <PastLastPage pagination={pagination!} onChange={update} /> : emptyMessage()
+          isPastLastPage(pagination) ? (
+            <PastLastPage pagination={pagination!} onChange={update} />
+          ) : suggestions.length > 0 ? (
+            <Alert severity="info" role="status" data-testid="results-empty">
+              {emptyMessage()}
+              <div data-testid="did-you-mean">
+                {t('teller.didYouMean')}{' '}
+                {suggestions.map((name, i) => (
+                  <span key={name}>
+                    {i > 0 && ', '}
+                    <Button
+                      size="small"
+                      onClick={() => applySuggestion(name)}
+                      sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline', textTransform: 'none' }}
+                    >
+                      {name}
+                    </Button>
+                  </span>
+                ))}
+                ?
+              </div>
+            </Alert>
+          ) : (
+            emptyMessage()
+          )
         }
         onRetry={() => void agents.refetch()}
         stale={!inSync || agents.isPlaceholderData}
@@ -284,6 +336,7 @@ export function AgentSearch({
                   getAgents({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }),
               }}
               columns={csvColumns(t)}
+              importColumns={agentImportColumns}
               screen="agents"
               filters={{ receivingCountry, deliveryMode, state: values.state, search: values.search }}
             />

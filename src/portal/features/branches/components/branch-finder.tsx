@@ -1,17 +1,20 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Controller } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { TFunction } from 'i18next';
+import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { BankBranch } from '../../../../contract';
 import { bankCodeProblem } from '../../../../contract/bank-codes';
 import { DISTRICT_COUNTRY } from '../../../../contract/constants';
+import { branchCodeName } from '../../../../contract/countries';
 import { withPlaceAliases } from '../../../../contract/place-aliases';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
@@ -19,6 +22,7 @@ import { ResultsHeader } from '../../../components/ui/results-header';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { PastLastPage, ResultsPagination, isPastLastPage } from '../../../components/ui/results-pagination';
 import { ResultsView, useIsPhone, type ResultColumn } from '../../../components/ui/results-view';
+import { fieldSlots } from '../../../lib/field-slots';
 import { translateRule } from '../../../lib/i18n';
 import { presentValues, useOtherParams, useScreenParams } from '../../../lib/url-state';
 import { useUrlForm } from '../../../lib/use-url-form';
@@ -44,6 +48,7 @@ const FILTERS = [
   'pageNumber',
   'pageSize',
 ] as const;
+const NOT_SENT = [...FILTERS, 'branch'];
 const FIELDS = {
   receivingAgentHeadOfficeCode: true,
   bankName: true,
@@ -75,10 +80,11 @@ function withoutBrowsing<T extends { state?: string; city?: string }>(values: T)
 // Codes are pasted from cheques and spreadsheets with spaces or tabs around (or inside) them; a code never holds one.
 const withoutSpaces = (value: string) => value.replace(/\s+/g, '');
 
-const csvColumns = (t: TFunction): CsvColumn<BankBranch>[] => [
+const csvColumns = (t: TFunction, codeName: string): CsvColumn<BankBranch>[] => [
+  { header: t('branchDetail.branchId'), value: (b) => b.branchId, code: true },
   { header: t('columns.bankCode'), value: (b) => b.bankCode, code: true },
   { header: t('columns.bankName'), value: (b) => b.bankName },
-  { header: t('columns.routingNumber'), value: (b) => b.routingNumber, code: true },
+  { header: codeName, value: (b) => b.routingNumber, code: true },
   { header: t('columns.branch'), value: (b) => b.branchName },
   { header: t('columns.branchLocation'), value: (b) => b.branchLocation },
   { header: t('columns.address'), value: (b) => b.address },
@@ -87,20 +93,49 @@ const csvColumns = (t: TFunction): CsvColumn<BankBranch>[] => [
   { header: t('columns.headOfficeCode'), value: (b) => b.receivingAgentHeadOfficeCode, code: true },
 ];
 
+/** The CSV export: the branches file of docs/import.md, column for column, so that it imports again unchanged. */
+export const branchImportColumns: CsvColumn<BankBranch>[] = [
+  { header: 'country', value: (b) => b.receivingCountry },
+  { header: 'bank_code', value: (b) => b.bankCode },
+  { header: 'bank_name', value: (b) => b.bankName },
+  { header: 'routing_number', value: (b) => b.routingNumber },
+  { header: 'branch_name', value: (b) => b.branchName },
+  { header: 'address_line1', value: (b) => b.branchLocation },
+  { header: 'address_line2', value: (b) => b.address },
+  { header: 'city', value: (b) => b.city },
+  { header: 'district', value: (b) => b.district },
+  { header: 'state', value: (b) => b.state },
+];
+
 /** Get Bank Branches (spec §4.3) for delivery mode 04: head office, bank and address filters, paged. */
 export function BranchFinder({
   receivingCountry,
   deliveryMode,
   headOffices,
+  detailHref,
+  onOpenDetail,
+  explainCode,
 }: {
   receivingCountry: string;
   deliveryMode: string;
   headOffices: HeadOffice[];
+  /** The link that opens a branch's detail (the URL with `branch=`), and opening it in place. */
+  detailHref: (branchId: string) => string;
+  onOpenDetail: (branchId: string) => void;
+  /**
+   * For a well-formed code no head office has a branch of: what the code box knows of it (a real code not in our
+   * list, and who pays into its bank), composed by the route. `switchTo` draws the buttons that switch to those
+   * head offices.
+   */
+  explainCode?: (code: string, switchTo: (headOfficeCodes: string[]) => ReactNode) => ReactNode;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { values, update } = useScreenParams(FILTERS);
   const queryClient = useQueryClient();
-  const others = useOtherParams(FILTERS);
+  // `branch` is the detail view's (the route's), never a parameter of the search.
+  const others = useOtherParams(NOT_SENT);
+  // What the country calls the routing number: "IFSC" in India, "Routing number" in Bangladesh.
+  const codeName = branchCodeName(receivingCountry, i18n.language);
   const isBangladesh = receivingCountry === DISTRICT_COUNTRY;
   const isPhone = useIsPhone();
   const { form, commit, commitNow, inSync, hasErrors, preload } = useUrlForm({
@@ -159,24 +194,43 @@ export function BranchFinder({
   const table = useBranches(params, Boolean(headOffice) && !narrowed);
   const branches = narrowed ? browse : table;
   const errors = form.formState.errors as Partial<Record<string, { message?: string }>>;
+  const watched = useWatch({ control: form.control }) as Partial<Record<string, string>>;
   const chosenOffice = headOffices.find((o) => o.code === headOffice);
   const pagination = branches.data?.pagination;
   const isEmpty = !headOffice || branches.data?.data.length === 0;
   const codeProblem = values.bankCode ? bankCodeProblem(receivingCountry, values.bankCode) : undefined;
-  // An empty answer to a well-formed code: ask the other head offices whether they pay into it.
+  // An empty answer to a well-formed code or a bank name: ask the other head offices whether they pay into it
+  // (the head office first chosen for the teller may simply be the wrong one for this bank).
   const askOthers = Boolean(
     isEmpty &&
     chosenOffice &&
-    values.bankCode &&
+    (values.bankCode || values.bankName) &&
     !codeProblem &&
     !branches.isPlaceholderData &&
     !isPastLastPage(pagination),
   );
   const payingOffices = useHeadOfficesPayingInto(
-    { receivingCountry, deliveryMode, bankCode: values.bankCode },
+    values.bankCode
+      ? { receivingCountry, deliveryMode, bankCode: values.bankCode }
+      : { receivingCountry, deliveryMode, bankName: values.bankName },
     headOffices.filter((o) => o.code !== headOffice).map((o) => o.code),
     askOthers,
   );
+  const switchButtons = (codes: string[]) =>
+    headOffices
+      .filter((o) => codes.includes(o.code))
+      .map((o, i) => (
+        <span key={o.code}>
+          {i > 0 && ', '}
+          <Button
+            size="small"
+            onClick={() => update({ receivingAgentHeadOfficeCode: o.code })}
+            sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline' }}
+          >
+            {o.name} ({o.code})
+          </Button>
+        </span>
+      ));
 
   // On a phone the less used fields fold away, so the results start near the top; any of them in use stays open.
   const [moreOpen, setMoreOpen] = useState(false);
@@ -197,10 +251,26 @@ export function BranchFinder({
       ),
     },
     {
-      header: t('columns.routingNumber'),
-      cell: (branch) => <CopyableCode value={branch.routingNumber} label={t('codes.routingNumber')} />,
+      header: codeName,
+      cell: (branch) => <CopyableCode value={branch.routingNumber} label={codeName} />,
     },
-    { header: t('columns.branch'), cell: (branch) => branch.branchName },
+    {
+      header: t('columns.branch'),
+      cell: (branch) => (
+        <Link
+          href={detailHref(branch.branchId)}
+          onClick={(event) => {
+            if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+            event.preventDefault();
+            onOpenDetail(branch.branchId);
+          }}
+          aria-label={t('branchDetail.open', { branch: branch.branchName })}
+          data-testid="branch-detail-link"
+        >
+          {branch.branchName}
+        </Link>
+      ),
+    },
     { header: t('columns.branchLocation'), cell: (branch) => branch.branchLocation },
     { header: t('columns.address'), cell: (branch) => branch.address },
     ...(isBangladesh ? [{ header: t('columns.district'), cell: (branch: BankBranch) => branch.district }] : []),
@@ -228,27 +298,24 @@ export function BranchFinder({
     if (values.bankCode) {
       if (payingOffices.isPending) return t('branches.checkingOthers', about);
       const paying = headOffices.filter((o) => payingOffices.codes.includes(o.code));
+      // No branch of ours under any head office: a real code we do not list is said so, as the code box does.
+      if (paying.length === 0 && explainCode && !filters) return explainCode(values.bankCode, switchButtons);
       if (paying.length === 0)
         return filters ? t('branches.noBranchWithCodeAnd', about) : t('branches.noBranchWithCode', about);
       return (
         <Alert severity="info" role="status" data-testid="results-empty">
           {filters ? t('branches.otherOfficesWith', about) : t('branches.otherOffices', about)}
-          {paying.map((o, i) => (
-            <span key={o.code}>
-              {i > 0 && ', '}
-              <Button
-                size="small"
-                onClick={() => update({ receivingAgentHeadOfficeCode: o.code })}
-                sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline' }}
-              >
-                {o.name} ({o.code})
-              </Button>
-            </span>
-          ))}
-          .
+          {switchButtons(paying.map((o) => o.code))}.
         </Alert>
       );
     }
+    if (values.bankName && !payingOffices.isPending && payingOffices.codes.length > 0)
+      return (
+        <Alert severity="info" role="status" data-testid="results-empty">
+          {t('branchDetail.notPaidThrough', { office, bank: values.bankName })}
+          {switchButtons(payingOffices.codes)}.
+        </Alert>
+      );
     return filters ? t('branches.noMatch', about) : t('branches.noneListed', about);
   };
 
@@ -303,6 +370,7 @@ export function BranchFinder({
             )}
             size="small"
             label={t(label)}
+            slotProps={fieldSlots(watched[name])}
             error={Boolean(errors[name])}
             helperText={
               errors[name]
@@ -315,6 +383,7 @@ export function BranchFinder({
           <TextField
             {...form.register('district')}
             size="small"
+            slotProps={fieldSlots(watched.district)}
             label={t('branches.district')}
             error={Boolean(errors.district)}
             helperText={
@@ -352,6 +421,7 @@ export function BranchFinder({
           choice={{ bankCode: values.bankCode, state: values.state, city: values.city }}
           onChoose={(patch) => update(patch)}
           disabled={hasErrors || browse.isError}
+          failed={browse.isError}
         />
       )}
       <QueryStatus
@@ -366,6 +436,18 @@ export function BranchFinder({
       >
         {branches.data && (
           <>
+            {/* Whose branches these are (issue #25, point 3): the chosen head office in the answer's own words.
+                On a phone the head office is the field just above, and the first row must stay in view. */}
+            {chosenOffice && (
+              <Typography
+                variant="body2"
+                color="text.secondary"
+                data-testid="answer-head-office"
+                sx={{ display: { xs: 'none', sm: 'block' } }}
+              >
+                {t('branches.paidThrough', { office: `${chosenOffice.name} (${chosenOffice.code})` })}
+              </Typography>
+            )}
             <ResultsHeader
               noun="results.branches"
               source={{
@@ -376,7 +458,8 @@ export function BranchFinder({
                     ? getBrowse({ ...browseParams, pageNumber: String(pageNumber), pageSize: String(pageSize) })
                     : getBranches({ ...params, pageNumber: String(pageNumber), pageSize: String(pageSize) }),
               }}
-              columns={csvColumns(t)}
+              columns={csvColumns(t, codeName)}
+              importColumns={branchImportColumns}
               screen="branches"
               filters={{
                 receivingCountry,
@@ -394,7 +477,7 @@ export function BranchFinder({
               label={t('branches.list')}
               rows={branches.data.data}
               columns={columns}
-              rowKey={(branch) => `${branch.bankCode}:${branch.routingNumber ?? ''}:${branch.branchName}`}
+              rowKey={(branch) => branch.branchId}
               footer={<ResultsPagination pagination={branches.data.pagination} onChange={(change) => update(change)} />}
             />
           </>

@@ -1,10 +1,9 @@
-import MenuItem from '@mui/material/MenuItem';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../lib/i18n';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import type { BrowseResponse } from '../../../../contract';
 import { DISTRICT_COUNTRY } from '../../../../contract/constants';
+import { ComboField } from '../../../components/ui/combo-field';
 
 // Browse to find (issue #15): after the head office, a bank, then a state (Bangladesh: division), then a city
 // (Bangladesh: district), each listed with its branch count; each choice narrows the table and is in the URL
@@ -24,12 +23,15 @@ export function BrowseFacets({
   choice,
   onChoose,
   disabled,
+  failed = false,
 }: {
   receivingCountry: string;
   facets: BrowseResponse['facets'] | undefined;
   choice: BrowseChoice;
   onChoose: (patch: Partial<BrowseChoice>) => void;
   disabled: boolean;
+  /** The lists could not be fetched: they say so, never "0 banks" as if it were the answer (issue #25). */
+  failed?: boolean;
 }) {
   const { t } = useTranslation();
   const isBangladesh = receivingCountry === DISTRICT_COUNTRY;
@@ -39,9 +41,8 @@ export function BrowseFacets({
   const states = facets?.states ?? [];
   const cities = facets?.cities ?? [];
   const count = (n: number) => ` — ${formatNumber(n)}`;
-  // A list not open yet says why in its helper text, which must stay readable (WCAG contrast) though the list is
-  // disabled.
-  const helper = { formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } } };
+  // Until the lists are here (or when they failed) no count is shown: a count is only ever the answer's.
+  const unknown = failed ? t('teller.listFailed') : !facets ? t('common.loading') : undefined;
   return (
     <Stack
       direction={{ xs: 'column', sm: 'row' }}
@@ -50,79 +51,55 @@ export function BrowseFacets({
       aria-label={t('browse.group')}
       data-testid="browse-facets"
     >
-      <TextField
-        select
-        size="small"
+      <ComboField
+        name="browseBank"
         label={t('browse.bank')}
         value={bankListed ? choice.bankCode : ALL}
-        onChange={(event) => onChoose({ bankCode: event.target.value, state: '', city: '' })}
+        options={banks.map((bank) => ({
+          value: bank.bankCode,
+          label: `${bank.bankName} (${bank.bankCode})`,
+          count: count(bank.count),
+        }))}
+        onChange={(bankCode) => onChoose({ bankCode, state: '', city: '' })}
         disabled={disabled || banks.length === 0}
         sx={{ minWidth: 260, flex: 1 }}
-        slotProps={helper}
         helperText={
-          bankListed || !choice.bankCode
+          unknown ??
+          (bankListed || !choice.bankCode
             ? t('browse.banks', { count: banks.length, formatted: formatNumber(banks.length) })
-            : t('browse.typedCode', { code: choice.bankCode })
+            : t('browse.typedCode', { code: choice.bankCode }))
         }
-      >
-        <MenuItem value={ALL}>{t('browse.allBanks')}</MenuItem>
-        {banks.map((bank) => (
-          <MenuItem key={bank.bankCode} value={bank.bankCode} data-count={bank.count}>
-            {`${bank.bankName} (${bank.bankCode})${count(bank.count)}`}
-          </MenuItem>
-        ))}
-      </TextField>
-      <TextField
-        select
-        size="small"
+      />
+      <ComboField
+        name="browseState"
         label={isBangladesh ? t('browse.division') : t('browse.state')}
         value={choice.state}
-        onChange={(event) => onChoose({ state: event.target.value, city: '' })}
+        options={states.map((state) => ({ value: state.code, label: state.name, count: count(state.count) }))}
+        onChange={(state) => onChoose({ state, city: '' })}
         disabled={disabled || !choice.bankCode || (states.length === 0 && !choice.state)}
         sx={{ minWidth: 200, flex: 1 }}
-        slotProps={helper}
         helperText={
-          choice.bankCode ? t('browse.withBranches', { formatted: formatNumber(states.length) }) : t('browse.bankFirst')
+          !choice.bankCode
+            ? t('browse.bankFirst')
+            : (unknown ?? t('browse.withBranches', { formatted: formatNumber(states.length) }))
         }
-      >
-        <MenuItem value={ALL}>{isBangladesh ? t('browse.allDivisions') : t('browse.allStates')}</MenuItem>
-        {/* A state from a link or a hand-edited URL with no branches here still shows what narrows the table. */}
-        {choice.state && !states.some((s) => s.code === choice.state) && (
-          <MenuItem value={choice.state}>{`${choice.state}${count(0)}`}</MenuItem>
-        )}
-        {states.map((state) => (
-          <MenuItem key={state.code} value={state.code} data-count={state.count}>
-            {`${state.name}${count(state.count)}`}
-          </MenuItem>
-        ))}
-      </TextField>
-      <TextField
-        select
-        size="small"
+      />
+      <ComboField
+        name="browseCity"
         label={isBangladesh ? t('browse.district') : t('browse.city')}
         value={choice.city}
-        onChange={(event) => onChoose({ city: event.target.value })}
+        options={cities.map((city) => ({ value: city.name, label: city.name, count: count(city.count) }))}
+        onChange={(city) => onChoose({ city })}
         disabled={disabled || !choice.state || (cities.length === 0 && !choice.city)}
         sx={{ minWidth: 200, flex: 1 }}
-        slotProps={helper}
         helperText={
-          choice.state
-            ? t('browse.withBranches', { formatted: formatNumber(cities.length) })
-            : isBangladesh
+          !choice.state
+            ? isBangladesh
               ? t('browse.divisionFirst')
               : t('browse.stateFirst')
+            : (unknown ?? t('browse.withBranches', { formatted: formatNumber(cities.length) }))
         }
-      >
-        <MenuItem value={ALL}>{isBangladesh ? t('browse.allDistricts') : t('browse.allCities')}</MenuItem>
-        {choice.city && !cities.some((c) => c.name === choice.city) && (
-          <MenuItem value={choice.city}>{choice.city}</MenuItem>
-        )}
-        {cities.map((city) => (
-          <MenuItem key={city.name} value={city.name} data-count={city.count}>
-            {`${city.name}${count(city.count)}`}
-          </MenuItem>
-        ))}
-      </TextField>
+      />
     </Stack>
   );
 }

@@ -89,6 +89,8 @@ export function CodeBox() {
           htmlInput: {
             'aria-keyshortcuts': '/',
             spellCheck: false,
+            autoCapitalize: 'off',
+            autoCorrect: 'off',
             // "/" is never part of a code: in the box it selects what is there, ready for the next code.
             onKeyDown: (event: ReactKeyboardEvent<HTMLInputElement>) => {
               if (event.key !== '/') return;

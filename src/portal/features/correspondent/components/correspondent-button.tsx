@@ -1,50 +1,52 @@
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import DialogActions from '@mui/material/DialogActions';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
 import BadgeIcon from '@mui/icons-material/Badge';
 import { useTranslation } from 'react-i18next';
-import { saveCorrespondentId } from '../../../lib/correspondent-id';
-import { LazyCorrespondentForm as CorrespondentForm } from './lazy-correspondent-form';
+
+// The dialog (with the form, zod and the contract) is fetched when the button is used: a signed-in teller rarely
+// opens it, and it stays out of the first load (budget: docs/compression-and-caching.md).
+const CorrespondentDialog = lazy(() =>
+  import('./correspondent-dialog').then((module) => ({ default: module.CorrespondentDialog })),
+);
 
 /** The signed-in correspondent id in the app bar; a click changes it or signs out. */
-export function CorrespondentButton({ correspondentId }: { correspondentId: string }) {
+export function CorrespondentButton({
+  correspondentId,
+  compact = false,
+}: {
+  correspondentId: string;
+  compact?: boolean;
+}) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button
-        color="inherit"
-        startIcon={<BadgeIcon />}
-        onClick={() => setOpen(true)}
-        aria-label={t('correspondent.button', { id: correspondentId })}
-      >
-        <span style={{ fontFamily: 'monospace' }}>{correspondentId}</span>
-      </Button>
-      <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="correspondent-dialog-title">
-        <DialogTitle id="correspondent-dialog-title">{t('correspondent.dialogTitle')}</DialogTitle>
-        <DialogContent sx={{ pt: '8px !important' }}>
-          <CorrespondentForm
-            current={correspondentId}
-            submitLabel={t('correspondent.save')}
-            onSaved={() => setOpen(false)}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button
-            color="secondary"
-            onClick={() => {
-              saveCorrespondentId(null);
-              setOpen(false);
-            }}
-          >
-            {t('correspondent.signOut')}
-          </Button>
-          <Button onClick={() => setOpen(false)}>{t('correspondent.cancel')}</Button>
-        </DialogActions>
-      </Dialog>
+      {/* On a phone the icon alone (the id is in its name), so the app bar stays one line. */}
+      {compact ? (
+        <IconButton
+          color="inherit"
+          onClick={() => setOpen(true)}
+          aria-label={t('correspondent.button', { id: correspondentId })}
+        >
+          <BadgeIcon />
+        </IconButton>
+      ) : (
+        <Button
+          color="inherit"
+          startIcon={<BadgeIcon />}
+          onClick={() => setOpen(true)}
+          aria-label={t('correspondent.button', { id: correspondentId })}
+        >
+          <span style={{ fontFamily: 'monospace' }}>{correspondentId}</span>
+        </Button>
+      )}
+      {open && (
+        <Suspense fallback={<LinearProgress aria-label={t('correspondent.loadingForm')} />}>
+          <CorrespondentDialog correspondentId={correspondentId} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -26,9 +26,20 @@ async function serviceRefusal(id: string): Promise<string | undefined> {
   } catch (error) {
     if (error instanceof ApiError && error.status === 403)
       return i18n.t('correspondent.unknown', { id, correlationId: error.correlationId });
-    if (error instanceof ApiError) return i18n.t('correspondent.uncheckable', { message: error.message });
+    if (error instanceof ApiError) return i18n.t('correspondent.uncheckable', { message: error.sentence });
     throw error;
   }
+}
+
+/**
+ * The sign-in screen's check (its field is drawn before this module loads, sign-in.tsx): why the id typed is
+ * refused, by the contract's pattern or by the service; undefined when it is served.
+ */
+export async function correspondentIdProblem(id: string): Promise<string | undefined> {
+  const parsed = correspondentSchema.safeParse({ 'x-fapi-financial-id': id });
+  if (!parsed.success)
+    return i18n.t('correspondent.invalid', { message: translateRule(parsed.error.issues[0]?.message) });
+  return serviceRefusal(id);
 }
 
 export function CorrespondentForm({
@@ -80,6 +91,7 @@ export function CorrespondentForm({
           htmlInput: {
             maxLength: 6,
             spellCheck: false,
+            autoCorrect: 'off',
             autoCapitalize: 'characters',
             style: { textTransform: 'uppercase', fontFamily: 'monospace' },
           },

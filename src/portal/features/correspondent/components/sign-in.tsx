@@ -1,11 +1,51 @@
+import { useState, type FormEvent } from 'react';
+import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { LazyCorrespondentForm as CorrespondentForm } from './lazy-correspondent-form';
+import { saveCorrespondentId } from '../../../lib/correspondent-id';
 
-/** Shown instead of the screens until the teller has given their agent correspondent id. */
+/** The id of the first field of the screens: the receiving country (receiving-selector.tsx). */
+const FIRST_FIELD_ID = 'receiving-country';
+
+/** After sign-in the teller goes on typing: the focus waits for the first field of the next screen (issue #25). */
+function focusFirstField() {
+  const started = Date.now();
+  const look = () => {
+    const field = document.getElementById(FIRST_FIELD_ID);
+    if (field) field.focus();
+    else if (Date.now() - started < 5_000) requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}
+
+/**
+ * Shown instead of the screens until the teller has given their agent correspondent id. The field is drawn with
+ * the page and has the focus at once, so keys typed as soon as it shows are kept (issue #25: a field from a lazy
+ * chunk took the focus 0.3–1 s late); the check (the contract's pattern, then the service) loads on submit.
+ */
 export function SignIn() {
   const { t } = useTranslation();
+  const [value, setValue] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const [checking, setChecking] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const id = value.trim().toUpperCase();
+    setChecking(true);
+    try {
+      const { correspondentIdProblem } = await import('./correspondent-form');
+      const refusal = await correspondentIdProblem(id);
+      setProblem(refusal);
+      if (refusal) return;
+      saveCorrespondentId(id);
+      focusFirstField();
+    } finally {
+      setChecking(false);
+    }
+  };
   return (
     <Paper component="section" aria-labelledby="sign-in-title" sx={{ p: 3, maxWidth: 420, mx: 'auto', mt: 4 }}>
       <Typography id="sign-in-title" component="h1" variant="h5" gutterBottom>
@@ -14,7 +54,32 @@ export function SignIn() {
       <Typography variant="body2" sx={{ mb: 2 }}>
         {t('correspondent.signInIntro')}
       </Typography>
-      <CorrespondentForm />
+      <Stack component="form" noValidate spacing={2} onSubmit={(event) => void submit(event)}>
+        <TextField
+          // Ids are issued in upper case; "ab12cd" typed on a phone keyboard is the same id.
+          name="x-fapi-financial-id"
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          label={t('correspondent.field')}
+          placeholder="AB12CD"
+          autoFocus
+          autoComplete="off"
+          error={Boolean(problem)}
+          helperText={problem ?? t('correspondent.hint')}
+          slotProps={{
+            htmlInput: {
+              maxLength: 6,
+              spellCheck: false,
+              autoCorrect: 'off',
+              autoCapitalize: 'characters',
+              style: { textTransform: 'uppercase', fontFamily: 'monospace' },
+            },
+          }}
+        />
+        <Button type="submit" variant="contained" loading={checking}>
+          {t('correspondent.signIn')}
+        </Button>
+      </Stack>
     </Paper>
   );
 }

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { errorSentence } from '../../../lib/api-client';
 import { currentLanguage, formatNumber } from '../../../lib/i18n';
 import { useDataStatus } from '../api/get-data-status';
 
@@ -8,7 +9,7 @@ const SHORT_HASH = 8;
 
 /** Which data set answers the lookups: per source the rows, file, short content hash and import time. */
 export function DataStatusFooter({ enabled }: { enabled: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const status = useDataStatus(enabled);
   // The import time in the teller's language, always in UTC (the data set is the same for every teller);
   // Intl refuses timeZoneName next to dateStyle, so "UTC" is written after it.
@@ -22,7 +23,7 @@ export function DataStatusFooter({ enabled }: { enabled: boolean }) {
       <Typography variant="caption" component="div" color="text.secondary">
         {!enabled && t('dataStatus.afterSignIn')}
         {status.isPending && enabled && t('dataStatus.loading')}
-        {status.error && t('dataStatus.unavailable', { message: status.error.message })}
+        {status.error && t('dataStatus.unavailable', { message: errorSentence(status.error) })}
         {status.data && (
           <ul
             aria-label={t('dataStatus.label')}
@@ -30,8 +31,11 @@ export function DataStatusFooter({ enabled }: { enabled: boolean }) {
           >
             {status.data.data.map((source) => (
               <li key={`${source.kind}:${source.file}`}>
-                {source.kind} <strong>{formatNumber(source.rows)}</strong>{' '}
-                {t('dataStatus.rows', { count: source.rows })} · {source.file}
+                {i18n.exists(`teller.sourceKinds.${source.kind}`)
+                  ? t(`teller.sourceKinds.${source.kind}` as 'teller.sourceKinds.agents')
+                  : source.kind}{' '}
+                <strong>{formatNumber(source.rows)}</strong> {t('dataStatus.rows', { count: source.rows })} ·{' '}
+                {source.file}
                 {source.sha256 && (
                   <>
                     {' '}

@@ -1,4 +1,7 @@
 import Autocomplete, { createFilterOptions } from '@mui/material/Autocomplete';
+import { useMemo } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
 import InputLabel from '@mui/material/InputLabel';
 import MenuItem from '@mui/material/MenuItem';
@@ -7,18 +10,30 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
 import type { ReceivingCountry } from '../../../../contract';
+import { errorSentence } from '../../../lib/api-client';
 import { useReceivingSelection } from '../../../lib/url-state';
 import { useDeliveryModes } from '../api/get-delivery-modes';
 import { useReceivingCountries } from '../api/get-receiving-countries';
 
-// Countries are searchable by name or ISO code ("bd" finds Bangladesh, "desh" too).
-const filterCountries = createFilterOptions<ReceivingCountry>({
-  stringify: (country) => `${country.code} ${country.name}`,
-});
+/** Country and delivery-mode names in the interface language (issue #25): Intl for countries, the catalogue for
+ * modes. */
+export function useNames() {
+  const { t, i18n } = useTranslation();
+  const language = i18n.resolvedLanguage ?? 'en';
+  const regions = useMemo(() => new Intl.DisplayNames([language], { type: 'region', fallback: 'none' }), [language]);
+  return {
+    country: (country: ReceivingCountry) => regions.of(country.code) ?? country.name,
+    mode: (mode: { code: string; name: string }) =>
+      i18n.exists(`teller.deliveryModes.${mode.code}`)
+        ? t(`teller.deliveryModes.${mode.code}` as 'teller.deliveryModes.01')
+        : mode.name,
+  };
+}
 
 /** Receiving country and delivery mode: the choice that drives every screen, kept in the URL. */
 export function ReceivingSelector() {
   const { t } = useTranslation();
+  const names = useNames();
   const { receivingCountry, deliveryMode, select } = useReceivingSelection();
   const countries = useReceivingCountries();
   const modes = useDeliveryModes();
@@ -26,55 +41,96 @@ export function ReceivingSelector() {
   // Only the modes the country offers (India: account transfer only as 04).
   const offeredModes = (modes.data?.data ?? []).filter((mode) => !country || country.deliveryModes.includes(mode.code));
   const selectedMode = offeredModes.find((mode) => mode.code === deliveryMode || String(mode.value) === deliveryMode);
+  // Searchable by name in the interface language, the API's English name, or ISO code ("bd", "desh", "méx").
+  const filterCountries = createFilterOptions<ReceivingCountry>({
+    stringify: (option) => `${option.code} ${names.country(option)} ${option.name}`,
+  });
+  // A country with several modes and none chosen: the teller is asked, never given 01 silently (issue #25).
+  const mustChooseMode = Boolean(country && !selectedMode && !deliveryMode && offeredModes.length > 1);
 
   return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ width: '100%', py: 1 }}>
-      <Autocomplete
-        sx={{ minWidth: 240, flex: { sm: '0 1 320px' } }}
-        size="small"
-        options={countries.data?.data ?? []}
-        loading={countries.isPending}
-        value={country}
-        filterOptions={filterCountries}
-        getOptionLabel={(option) => `${option.name} (${option.code})`}
-        isOptionEqualToValue={(option, value) => option.code === value.code}
-        noOptionsText={t('common.noOptions')}
-        loadingText={t('common.loading')}
-        openText={t('common.open')}
-        closeText={t('common.close')}
-        clearText={t('common.clear')}
-        onChange={(_, next) => {
-          if (!next) return select('', '');
-          const keep = next.deliveryModes.find((code) => code === selectedMode?.code);
-          select(next.code, keep ?? next.deliveryModes[0] ?? '');
-        }}
-        renderInput={(params) => (
-          <TextField
-            {...params}
-            label={t('selector.country')}
-            placeholder={t('selector.countryPlaceholder')}
-            error={Boolean(countries.error)}
-            helperText={
-              countries.error ? t('selector.countriesFailed', { message: countries.error.message }) : undefined
-            }
-          />
-        )}
-      />
-      <FormControl size="small" sx={{ minWidth: 240 }} disabled={!country}>
-        <InputLabel id="delivery-mode-label">{t('selector.deliveryMode')}</InputLabel>
-        <Select
-          labelId="delivery-mode-label"
-          label={t('selector.deliveryMode')}
-          value={selectedMode?.code ?? ''}
-          onChange={(event) => select(receivingCountry, event.target.value)}
+    <Stack spacing={1} sx={{ width: '100%', py: 1 }}>
+      <Stack direction="row" spacing={{ xs: 1, sm: 1.5 }} sx={{ width: '100%' }}>
+        <Autocomplete
+          id="receiving-country"
+          sx={{ flex: { xs: '1 1 55%', sm: '0 1 320px' }, minWidth: { xs: 0, sm: 240 } }}
+          size="small"
+          options={countries.data?.data ?? []}
+          loading={countries.isPending}
+          value={country}
+          autoHighlight
+          filterOptions={filterCountries}
+          getOptionLabel={(option) => `${names.country(option)} (${option.code})`}
+          isOptionEqualToValue={(option, value) => option.code === value.code}
+          noOptionsText={t('common.noOptions')}
+          loadingText={t('common.loading')}
+          openText={t('common.open')}
+          closeText={t('common.close')}
+          clearText={t('common.clear')}
+          onChange={(_, next) => {
+            if (!next) return select('', '');
+            const keep = next.deliveryModes.find((code) => code === selectedMode?.code);
+            select(next.code, keep ?? (next.deliveryModes.length === 1 ? next.deliveryModes[0] : ''));
+          }}
+          renderInput={(params) => (
+            <TextField
+              {...params}
+              label={t('selector.country')}
+              placeholder={t('selector.countryPlaceholder')}
+              error={Boolean(countries.error)}
+              helperText={
+                countries.error ? t('selector.countriesFailed', { message: errorSentence(countries.error) }) : undefined
+              }
+              slotProps={{
+                ...params.slotProps,
+                htmlInput: {
+                  ...params.slotProps.htmlInput,
+                  autoCapitalize: 'off',
+                  autoCorrect: 'off',
+                  spellCheck: false,
+                },
+              }}
+            />
+          )}
+        />
+        <FormControl
+          size="small"
+          sx={{ flex: { xs: '1 1 45%', sm: '0 1 300px' }, minWidth: { xs: 0, sm: 240 } }}
+          disabled={!country}
+          error={mustChooseMode}
         >
+          <InputLabel id="delivery-mode-label">{t('selector.deliveryMode')}</InputLabel>
+          <Select
+            labelId="delivery-mode-label"
+            label={t('selector.deliveryMode')}
+            value={selectedMode?.code ?? ''}
+            onChange={(event) => select(receivingCountry, event.target.value)}
+          >
+            {offeredModes.map((mode) => (
+              <MenuItem key={mode.code} value={mode.code}>
+                {mode.code} · {names.mode(mode)}
+              </MenuItem>
+            ))}
+          </Select>
+        </FormControl>
+      </Stack>
+      {mustChooseMode && country && (
+        <Alert severity="warning" role="status" data-testid="choose-mode" sx={{ py: 0 }}>
+          {t('teller.chooseMode', { country: names.country(country) })}{' '}
           {offeredModes.map((mode) => (
-            <MenuItem key={mode.code} value={mode.code}>
-              {mode.code} · {mode.name}
-            </MenuItem>
+            <Button
+              key={mode.code}
+              size="small"
+              variant="outlined"
+              color="inherit"
+              onClick={() => select(receivingCountry, mode.code)}
+              sx={{ m: 0.25, py: 0 }}
+            >
+              {mode.code} · {names.mode(mode)}
+            </Button>
           ))}
-        </Select>
-      </FormControl>
+        </Alert>
+      )}
     </Stack>
   );
 }

@@ -5,6 +5,7 @@ import { csvRows } from '../../../../testing/csv-rows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MAX_CODE_LENGTH,
+  branchDetailResponse,
   branchesResponse,
   browseResponse,
   codeLookupResponse,
@@ -71,6 +72,81 @@ describe.each(testEngines())('code lookup and browsing on the %s store', (engine
     expect(res.statusCode, res.body).toBe(200);
     return branchesResponse.parse(res.json()).pagination.totalItems;
   };
+
+  describe('branch ids and GET /v1/banks/branches/{branchId}', () => {
+    const allBranches = async (query: Record<string, string>) => {
+      const rows = [];
+      for (let pageNumber = 1; ; pageNumber++) {
+        const res = await t.get('/v1/banks/branches', {
+          deliveryMode: '04',
+          pageSize: '1000',
+          pageNumber: String(pageNumber),
+          ...query,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        const page = branchesResponse.parse(res.json());
+        rows.push(...page.data);
+        if (pageNumber >= page.pagination.totalPages) return rows;
+      }
+    };
+
+    it('every Nigeria branch has its own id, though 27 bank + branch-name pairs occur twice', async () => {
+      const rows = await allBranches({ receivingCountry: 'NG', receivingAgentHeadOfficeCode: 'ACCSNG' });
+      expect(rows.length).toBeGreaterThan(0);
+      expect(new Set(rows.map((r) => r.branchId)).size).toBe(rows.length);
+      for (const row of rows) expect(row.branchId).toMatch(/^NG-[a-z2-7]{13}(-\d+)?$/);
+      const pairs = new Map<string, number>();
+      for (const row of NG)
+        pairs.set(`${row.bank_code}|${row.branch_name}`, (pairs.get(`${row.bank_code}|${row.branch_name}`) ?? 0) + 1);
+      expect([...pairs.values()].filter((n) => n > 1)).toHaveLength(27);
+    });
+
+    it('a branch with a routing number is known by it; the detail gives every field and who pays into it', async () => {
+      const [branch] = await allBranches({
+        receivingCountry: 'IN',
+        receivingAgentHeadOfficeCode: 'FDRLIN',
+        bankCode: 'BARB',
+        pageSize: '1',
+      });
+      expect(branch.branchId).toBe(`IN-${branch.routingNumber}`);
+      const res = await t.get(`/v1/banks/branches/${branch.branchId}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+      const { data } = branchDetailResponse.parse(res.json());
+      const { receivingAgentHeadOfficeCode: _office, ...fields } = branch;
+      expect(data).toMatchObject({ ...fields, receivingCountryName: 'India', branchCodeName: 'IFSC' });
+      expect(byCode(data.headOffices)).toEqual(payingInto('IN', branch.bankCode));
+      expect(data.headOffices.map((h) => h.receivingAgentHeadOfficeCode)).toContain('FDRLIN');
+      // Fields the branch files do not carry yet are null: "not held".
+      expect(data).toMatchObject({ micr: null, swift: null, contact: null, neft: null, upi: null });
+    });
+
+    it('a Bangladesh branch names its code "Routing number"; every Nigeria id of an answer opens its branch', async () => {
+      const [bd] = await allBranches({ receivingCountry: 'BD', receivingAgentHeadOfficeCode: 'BRACBD', pageSize: '1' });
+      const detail = branchDetailResponse.parse((await t.get(`/v1/banks/branches/${bd.branchId}`)).json());
+      expect(detail.data.branchCodeName).toBe('Routing number');
+      const ng = await allBranches({
+        receivingCountry: 'NG',
+        receivingAgentHeadOfficeCode: 'ACCSNG',
+        pageSize: '1000',
+      });
+      for (const row of ng.slice(0, 40)) {
+        const res = await t.get(`/v1/banks/branches/${row.branchId}`);
+        expect(res.statusCode, res.body).toBe(200);
+        const { receivingAgentHeadOfficeCode: _office, ...fields } = row;
+        expect(branchDetailResponse.parse(res.json()).data).toMatchObject(fields);
+      }
+    });
+
+    it('an unknown id is a 404, a malformed one a 400 naming the path parameter', async () => {
+      const missing = await t.get('/v1/banks/branches/IN-XXXX0000000');
+      expect(missing.statusCode).toBe(404);
+      expect(problem.parse(missing.json()).type).toBe('urn:problem:not-found');
+      const bad = await t.get(`/v1/banks/branches/${encodeURIComponent('IN_ABC;1')}`);
+      expect(bad.statusCode).toBe(400);
+      expect(problem.parse(bad.json()).errors).toEqual([expect.objectContaining({ name: 'branchId', in: 'path' })]);
+    });
+  });
 
   describe('GET /v1/codes/{code}', () => {
     it('finds an IFSC typed in lower case with spaces, with the head offices that pay into its bank', async () => {

@@ -23,6 +23,9 @@ import {
   versionSummary,
   versionsQuery,
 } from '../../../../contract/ops-changes';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { detectedLayout, fileReading, type FileReading } from '../../../../contract/ops-files';
+import { detectFileLayout } from '../../../importer/layouts';
 import { ProblemError } from '../../../problems';
 import { defineOpsOperation } from './ops-operation';
 
@@ -33,15 +36,104 @@ import { defineOpsOperation } from './ops-operation';
 const changeId = z.strictObject({ id: z.string().min(1).max(64) });
 const versionId = z.strictObject({ id: z.coerce.number().int().min(1) });
 
+/** The multipart upload of a change or of a file to detect: `kind`, optionally `reading`, then `file`. */
+async function receiveUpload(app: FastifyInstance, request: FastifyRequest, maxBytes = app.opsUploads.maxBytes) {
+  if (!request.isMultipart()) {
+    throw new ProblemError('unsupportedMediaType', 'Send the file as multipart/form-data (fields kind, then file).');
+  }
+  mkdirSync(app.opsUploads.dir, { recursive: true });
+  let kind: z.infer<typeof changeKind> | undefined;
+  let reading: FileReading | undefined;
+  let stored: { path: string; fileName: string; sha256: string } | undefined;
+  const tooLarge = () =>
+    new ProblemError('payloadTooLarge', `The file is larger than ${maxBytes} bytes (OPS_UPLOAD_MAX_BYTES).`);
+  try {
+    for await (const part of request.parts({ limits: { fileSize: maxBytes, files: 1 } })) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'kind') {
+          const parsed = changeKind.safeParse(part.value);
+          if (!parsed.success) {
+            throw new ProblemError('invalidRequest', 'kind must be branches, partners or agents.', [
+              { name: 'kind', in: 'body', message: 'must be branches, partners or agents' },
+            ]);
+          }
+          kind = parsed.data;
+        } else if (part.fieldname === 'reading') {
+          reading = parseReading(part.value);
+        }
+        continue;
+      }
+      if (!kind) {
+        part.file.resume();
+        throw new ProblemError('invalidRequest', 'Send the kind field before the file.', [
+          { name: 'kind', in: 'body', message: 'is missing (it must come before the file)' },
+        ]);
+      }
+      const path = join(app.opsUploads.dir, `${randomUUID()}.upload`);
+      const hash = createHash('sha256');
+      const hashing = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      stored = { path, fileName: part.filename || 'upload', sha256: '' };
+      await pipeline(part.file, hashing, createWriteStream(path));
+      if (part.file.truncated) throw tooLarge();
+      stored.sha256 = hash.digest('hex');
+    }
+  } catch (error) {
+    if (stored) await rm(stored.path, { force: true });
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw error;
+  }
+  if (!kind || !stored) {
+    throw new ProblemError('invalidRequest', 'Send the fields kind and file.', [
+      { name: kind ? 'file' : 'kind', in: 'body', message: 'is missing' },
+    ]);
+  }
+  return { kind, reading, stored };
+}
+
+/** The `reading` field: JSON of a FileReading, checked by the contract (a 400 naming what is wrong). */
+function parseReading(value: unknown): FileReading {
+  let json: unknown;
+  try {
+    json = JSON.parse(String(value));
+  } catch {
+    throw new ProblemError('invalidRequest', 'reading must be JSON: { "layout": …, "mapping": { … } }.', [
+      { name: 'reading', in: 'body', message: 'is not JSON' },
+    ]);
+  }
+  const parsed = fileReading.safeParse(json);
+  if (!parsed.success) {
+    const errors = parsed.error.issues.map((issue) => ({
+      name: ['reading', ...issue.path].join('.'),
+      in: 'body' as const,
+      message: issue.message,
+    }));
+    throw new ProblemError(
+      'invalidRequest',
+      `Invalid request: ${errors.map((e) => `${e.name} ${e.message}`).join('; ')}.`,
+      errors,
+    );
+  }
+  return parsed.data;
+}
+
 export const changeOperations = [
   defineOpsOperation({
     method: 'POST',
     path: '/v1/ops/changes',
     summary: 'Upload and stage a change (maker)',
     description:
-      'multipart/form-data: the field `kind` (branches, partners, agents) first, then the `file` (CSV in the import format, or XLSX). The file is streamed to disk (over OPS_UPLOAD_MAX_BYTES: 413) with its SHA-256 computed on the way, then validated and diffed in the background: 202 with the change; poll GET /v1/ops/changes/{id} for its progress.',
+      'multipart/form-data: the field `kind` (branches, partners, agents) first, optionally `reading` (JSON: the layout, and a column mapping for a header the desk does not know; see POST /v1/ops/files/detect), then the `file` (CSV or XLSX in the import format, or the public IFSC list of India). The file is streamed to disk (over OPS_UPLOAD_MAX_BYTES: 413) with its SHA-256 computed on the way, then validated and diffed in the background: 202 with the change; poll GET /v1/ops/changes/{id} for its progress.',
     access: 'maker',
-    multipart: z.object({ kind: changeKind, file: z.string().meta({ format: 'binary' }) }),
+    multipart: z.object({
+      kind: changeKind,
+      reading: z.string().optional().meta({ description: 'JSON of a FileReading: { layout, mapping?, country? }' }),
+      file: z.string().meta({ format: 'binary' }),
+    }),
     response: changeSummary,
     status: 202,
     errors: [
@@ -49,73 +141,44 @@ export const changeOperations = [
       { status: 415, description: 'Unsupported media type: not multipart/form-data.' },
     ],
     async handle({ app, request, actor }) {
-      if (!request.isMultipart()) {
-        throw new ProblemError(
-          'unsupportedMediaType',
-          'Send the file as multipart/form-data (fields kind, then file).',
-        );
-      }
-      mkdirSync(app.opsUploads.dir, { recursive: true });
-      let kind: z.infer<typeof changeKind> | undefined;
-      let stored: { path: string; fileName: string; sha256: string } | undefined;
-      try {
-        for await (const part of request.parts({ limits: { fileSize: app.opsUploads.maxBytes, files: 1 } })) {
-          if (part.type === 'field') {
-            if (part.fieldname === 'kind') {
-              const parsed = changeKind.safeParse(part.value);
-              if (!parsed.success) {
-                throw new ProblemError('invalidRequest', 'kind must be branches, partners or agents.', [
-                  { name: 'kind', in: 'body', message: 'must be branches, partners or agents' },
-                ]);
-              }
-              kind = parsed.data;
-            }
-            continue;
-          }
-          if (!kind) {
-            part.file.resume();
-            throw new ProblemError('invalidRequest', 'Send the kind field before the file.', [
-              { name: 'kind', in: 'body', message: 'is missing (it must come before the file)' },
-            ]);
-          }
-          const path = join(app.opsUploads.dir, `${randomUUID()}.upload`);
-          const hash = createHash('sha256');
-          const hashing = new Transform({
-            transform(chunk: Buffer, _encoding, done) {
-              hash.update(chunk);
-              done(null, chunk);
-            },
-          });
-          stored = { path, fileName: part.filename || 'upload', sha256: '' };
-          await pipeline(part.file, hashing, createWriteStream(path));
-          if (part.file.truncated) {
-            throw new ProblemError(
-              'payloadTooLarge',
-              `The file is larger than ${app.opsUploads.maxBytes} bytes (OPS_UPLOAD_MAX_BYTES).`,
-            );
-          }
-          stored.sha256 = hash.digest('hex');
-        }
-      } catch (error) {
-        if (stored) await rm(stored.path, { force: true });
-        const code = (error as { code?: string }).code;
-        if (code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new ProblemError(
-            'payloadTooLarge',
-            `The file is larger than ${app.opsUploads.maxBytes} bytes (OPS_UPLOAD_MAX_BYTES).`,
-          );
-        }
-        throw error;
-      }
-      if (!kind || !stored) {
-        throw new ProblemError('invalidRequest', 'Send the fields kind and file.', [
-          { name: kind ? 'file' : 'kind', in: 'body', message: 'is missing' },
-        ]);
-      }
-      const started = await app.desk.startStaging(actor, { kind, ...stored });
+      const { kind, reading, stored } = await receiveUpload(app, request);
+      const started = await app.desk.startStaging(
+        actor,
+        { kind, reading, ...stored },
+        { maxUnpackedBytes: app.opsUploads.maxUnpackedBytes },
+      );
       // The engine keeps its own copy: the upload goes once staging is done.
       void started.done.finally(() => rm(stored.path, { force: true }));
       return app.desk.get(started.id);
+    },
+  }),
+  defineOpsOperation({
+    method: 'POST',
+    path: '/v1/ops/files/detect',
+    summary: 'What layout a file has, and a suggested column mapping (maker)',
+    description:
+      "multipart/form-data: `kind`, then the `file` (its first rows are enough; an XLSX whole). Answers the layout the header says (import, ifsc-public, or mapped: a header the desk does not know), the header, a mapping of its headings to the kind's fields and the first rows, for the mapping screen. Nothing is staged.",
+    access: 'maker',
+    multipart: z.object({ kind: changeKind, file: z.string().meta({ format: 'binary' }) }),
+    response: detectedLayout,
+    errors: [
+      { status: 413, description: 'Payload too large: the file is over OPS_UPLOAD_MAX_BYTES.' },
+      { status: 415, description: 'Unsupported media type: not multipart/form-data.' },
+      { status: 422, description: 'Unprocessable: the file cannot be read (empty, an XLSX refused).' },
+    ],
+    async handle({ app, request }) {
+      const { kind, stored } = await receiveUpload(app, request);
+      try {
+        const detected = await detectFileLayout(stored.path, kind, {
+          fileName: stored.fileName,
+          maxUnpackedBytes: app.opsUploads.maxUnpackedBytes,
+        });
+        if (!('layout' in detected))
+          throw new ProblemError('unprocessable', `The file cannot be read: ${detected.reason}.`);
+        return detected;
+      } finally {
+        await rm(stored.path, { force: true });
+      }
     },
   }),
   defineOpsOperation({
@@ -272,7 +335,9 @@ export const changeOperations = [
     status: 202,
     errors: [{ status: 404, description: 'Not found: no such version, or its snapshot is no longer kept.' }],
     async handle({ app, actor, params }) {
-      return app.desk.stageRollback(actor, params.id);
+      // 202 at once: the snapshot is validated and diffed in the background, as an upload is (poll the change).
+      const started = await app.desk.startRollback(actor, params.id);
+      return app.desk.get(started.id);
     },
   }),
   defineOpsOperation({

@@ -7,7 +7,7 @@ import { changeDetail, changeSummary } from '../../../../../contract/ops-changes
 import { buildApp } from '../../../../app';
 import { createTestApp, LOOKUP_HEADERS, testEngines, type TestApp } from '../../../../../testing/test-app';
 import { createOpsAccount, signIn, type OpsSessionCookie } from '../../../../../testing/ops';
-import { editedBangladesh, writeBranchFile } from '../../../../desk/__tests__/fixtures';
+import { editedBangladesh, NEW_BRANCH, writeBranchFile } from '../../../../desk/__tests__/fixtures';
 
 // The desk's changes over HTTP, through the real app on both stores: upload (multipart, streamed), the
 // four-eyes rule, CSRF, roles, and the upload size limit.
@@ -116,6 +116,10 @@ describe.each(testEngines())('ops changes over HTTP (%s)', (engine) => {
     });
     expect(approved.statusCode).toBe(200);
     expect(approved.json()).toMatchObject({ status: 'published', decidedBy: 'bob' });
+    // "Published" means this instance serves it: the code lookup (the search index) finds the new branch at once.
+    const found = await t.get(`/v1/codes/${NEW_BRANCH.routing_number}`);
+    expect(found.statusCode).toBe(200);
+    expect(found.body).toContain(NEW_BRANCH.branch_name);
     const audit = await t.app.inject({
       method: 'GET',
       url: '/v1/ops/audit?pageSize=100',

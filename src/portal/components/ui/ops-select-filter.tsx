@@ -1,0 +1,40 @@
+import type { SxProps } from '@mui/material/styles';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import { useTranslation } from 'react-i18next';
+
+/** A desk list's filter: one of `values` or any (''), each shown by `optionLabel`. */
+export function OpsSelectFilter<V extends string>({
+  label,
+  value,
+  values,
+  optionLabel,
+  onChange,
+  sx = { minWidth: 180 },
+}: {
+  label: string;
+  value: V | '';
+  values: readonly V[];
+  optionLabel: (value: V) => string;
+  onChange: (value: V | '') => void;
+  sx?: SxProps;
+}) {
+  const { t } = useTranslation();
+  return (
+    <TextField
+      select
+      size="small"
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value as V | '')}
+      sx={sx}
+    >
+      <MenuItem value="">{t('ops.common.any')}</MenuItem>
+      {values.map((option) => (
+        <MenuItem key={option} value={option}>
+          {optionLabel(option)}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}

@@ -1,0 +1,193 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { type OpsRole } from '../../../../contract/ops-auth';
+import {
+  approveBody,
+  rejectBody,
+  type ApproveBody,
+  type ChangeDetail,
+  type RejectBody,
+} from '../../../../contract/ops-changes';
+import { ProblemAlert } from '../../../components/ui/problem-alert';
+import { formatNumber, translateRule } from '../../../lib/i18n';
+import { useApproveChange, useDiscardChange, useRejectChange } from '../api/decide-change';
+
+type ApproveValues = z.input<typeof approveBody>;
+type RejectValues = z.input<typeof rejectBody>;
+
+/**
+ * What can be done with a staged change, by whom: a checker who did not stage it approves (with a comment;
+ * over the removal guard only with the explicit confirmation) or rejects (with a reason); its maker may
+ * discard it. The maker of a change never approves it (four eyes): the screen says so, and the API refuses.
+ */
+export function ChangeDecision({ change, user }: { change: ChangeDetail; user: { name: string; roles: OpsRole[] } }) {
+  const { t } = useTranslation();
+  const open = change.status === 'staged' || change.status === 'stale';
+  if (!open) return null;
+  const own = change.stagedBy === user.name;
+  const checker = user.roles.includes('checker');
+  return (
+    <Paper variant="outlined" component="section" aria-labelledby="decision-title" sx={{ p: 2 }}>
+      <Stack spacing={2}>
+        <Typography id="decision-title" component="h2" variant="h6">
+          {t('ops.decision.title')}
+        </Typography>
+        {change.status === 'stale' && (
+          <Alert severity="warning" role="status">
+            {t('ops.decision.stale')}
+          </Alert>
+        )}
+        {/* Said to everyone who opens it, the maker first: the file must be corrected before anyone can publish. */}
+        {!change.approvable && change.status === 'staged' && (
+          <Alert severity="error" role="status">
+            {t('ops.decision.notApprovable')}
+          </Alert>
+        )}
+        {own && (
+          <Alert severity="info" role="status" data-testid="own-change">
+            {t('ops.decision.ownChange')}
+          </Alert>
+        )}
+        {!own && !checker && (
+          <Alert severity="info" role="status">
+            {t('ops.decision.checkerOnly')}
+          </Alert>
+        )}
+        {checker && !own && <ApproveForm change={change} />}
+        {checker && !own && <RejectForm change={change} />}
+        {(own || user.roles.includes('admin')) && <DiscardButton change={change} />}
+      </Stack>
+    </Paper>
+  );
+}
+
+function ApproveForm({ change }: { change: ChangeDetail }) {
+  const { t } = useTranslation();
+  const approve = useApproveChange();
+  const flagged = change.diff?.guard.flagged ?? false;
+  const { register, handleSubmit, watch } = useForm<ApproveValues, unknown, ApproveBody>({
+    resolver: zodResolver(approveBody),
+    defaultValues: { comment: '', confirmRemovals: false },
+  });
+  const confirmed = watch('confirmRemovals');
+  return (
+    <Stack
+      component="form"
+      noValidate
+      spacing={1.5}
+      aria-label={t('ops.decision.approve')}
+      onSubmit={handleSubmit((body) => approve.mutate({ id: change.id, body }))}
+    >
+      {flagged && (
+        <Alert severity="warning" role="status" data-testid="guard-flag">
+          {t('ops.decision.guard', {
+            flags: change
+              .diff!.guard.flags.map((flag) =>
+                t('ops.decision.guardFlag', {
+                  scope: flag.country ?? t(`ops.kinds.${change.kind}`),
+                  removed: formatNumber(flag.removed),
+                  served: formatNumber(flag.served),
+                  share: Math.round(flag.share * 100),
+                }),
+              )
+              .join('; '),
+          })}
+        </Alert>
+      )}
+      <TextField {...register('comment')} label={t('ops.decision.comment')} multiline minRows={2} />
+      {flagged && (
+        <FormControlLabel
+          control={<Checkbox {...register('confirmRemovals')} />}
+          label={t('ops.decision.confirmRemovals')}
+        />
+      )}
+      {approve.error && <ProblemAlert error={approve.error} />}
+      <div>
+        <Button
+          type="submit"
+          variant="contained"
+          color="success"
+          loading={approve.isPending}
+          disabled={(flagged && !confirmed) || (!change.approvable && change.status === 'staged')}
+        >
+          {t('ops.decision.approve')}
+        </Button>
+      </div>
+    </Stack>
+  );
+}
+
+function RejectForm({ change }: { change: ChangeDetail }) {
+  const { t } = useTranslation();
+  const reject = useRejectChange();
+  const { register, handleSubmit, formState } = useForm<RejectValues, unknown, RejectBody>({
+    resolver: zodResolver(rejectBody),
+    defaultValues: { reason: '' },
+  });
+  return (
+    <Stack
+      component="form"
+      noValidate
+      spacing={1.5}
+      aria-label={t('ops.decision.reject')}
+      onSubmit={handleSubmit((body) => reject.mutate({ id: change.id, body }))}
+    >
+      <TextField
+        {...register('reason')}
+        label={t('ops.decision.reason')}
+        required
+        multiline
+        minRows={2}
+        error={Boolean(formState.errors.reason)}
+        helperText={
+          formState.errors.reason
+            ? formState.errors.reason.type === 'too_small'
+              ? t('ops.decision.reasonRequired')
+              : translateRule(formState.errors.reason.message)
+            : ' '
+        }
+      />
+      {reject.error && <ProblemAlert error={reject.error} />}
+      <div>
+        <Button type="submit" variant="outlined" color="error" loading={reject.isPending}>
+          {t('ops.decision.reject')}
+        </Button>
+      </div>
+    </Stack>
+  );
+}
+
+function DiscardButton({ change }: { change: ChangeDetail }) {
+  const { t } = useTranslation();
+  const discard = useDiscardChange();
+  const [asked, setAsked] = useState(false);
+  return (
+    <Stack spacing={1}>
+      {discard.error && <ProblemAlert error={discard.error} />}
+      {asked ? (
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
+          <Typography variant="body2">{t('ops.decision.discardSure')}</Typography>
+          <Button color="error" loading={discard.isPending} onClick={() => discard.mutate({ id: change.id })}>
+            {t('ops.decision.discardYes')}
+          </Button>
+          <Button onClick={() => setAsked(false)}>{t('ops.common.cancel')}</Button>
+        </Stack>
+      ) : (
+        <div>
+          <Button onClick={() => setAsked(true)}>{t('ops.decision.discard')}</Button>
+        </div>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,110 @@
+import { useState } from 'react';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import DownloadIcon from '@mui/icons-material/Download';
+import { useTranslation } from 'react-i18next';
+import type { ChangeDetail } from '../../../../contract/ops-changes';
+import { OpsPagination } from '../../../components/ui/ops-pagination';
+import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { formatNumber } from '../../../lib/i18n';
+import { problemsCsvHref, useProblems } from '../api/get-problems';
+
+/**
+ * The validation report: how many rows were read and how many failed, the count of each rule broken (a rule
+ * picked filters the list), and every problem — row, column, the value that failed, the importer's message —
+ * paged, with all of them downloadable as CSV.
+ */
+export function ValidationReport({ change }: { change: ChangeDetail }) {
+  const { t } = useTranslation();
+  const [rule, setRule] = useState<string | undefined>();
+  const [page, setPage] = useState({ pageNumber: 1, pageSize: 25 });
+  const query = useProblems(change.id, { rule, ...page }, change.problemCount > 0);
+  return (
+    <Stack spacing={2} component="section" aria-labelledby="report-title">
+      <Typography id="report-title" component="h2" variant="h6">
+        {t('ops.report.title')}
+      </Typography>
+      <Typography data-testid="report-counts">
+        {t('ops.report.counts', {
+          read: formatNumber(change.rows.read),
+          valid: formatNumber(change.rows.valid),
+          bad: formatNumber(change.rows.bad),
+          problems: formatNumber(change.problemCount),
+        })}
+      </Typography>
+      {change.problemCount === 0 ? (
+        <Typography role="status" color="success.main">
+          {t('ops.report.clean')}
+        </Typography>
+      ) : (
+        <>
+          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }} aria-label={t('ops.report.byRule')}>
+            {change.ruleCounts.map((count) => (
+              <Chip
+                key={`${count.rule}:${count.column ?? ''}`}
+                label={`${count.rule}${count.column ? ` (${count.column})` : ''}: ${formatNumber(count.count)}`}
+                color={rule === count.rule ? 'primary' : 'default'}
+                aria-pressed={rule === count.rule}
+                onClick={() => {
+                  setRule((current) => (current === count.rule ? undefined : count.rule));
+                  setPage((p) => ({ ...p, pageNumber: 1 }));
+                }}
+              />
+            ))}
+          </Stack>
+          <div>
+            <Button
+              href={problemsCsvHref(change.id)}
+              download={`${change.fileName}-problems.csv`}
+              startIcon={<DownloadIcon />}
+              variant="outlined"
+            >
+              {t('ops.report.download')}
+            </Button>
+          </div>
+          <OpsQueryState query={query} />
+          {query.data && (
+            <TableContainer tabIndex={0}>
+              <Table size="small" aria-label={t('ops.report.problems')}>
+                <TableHead>
+                  <TableRow>
+                    <TableCell>{t('ops.report.row')}</TableCell>
+                    <TableCell>{t('ops.report.column')}</TableCell>
+                    <TableCell>{t('ops.report.value')}</TableCell>
+                    <TableCell>{t('ops.report.message')}</TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {query.data.data.map((problem, index) => (
+                    <TableRow key={`${problem.row}:${problem.column}:${index}`} data-testid="problem-row">
+                      <TableCell>{problem.row ?? t('ops.report.wholeFile')}</TableCell>
+                      <TableCell>{problem.column ?? ''}</TableCell>
+                      <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
+                        {problem.value ?? ''}
+                      </TableCell>
+                      <TableCell>{problem.message}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableContainer>
+          )}
+          {query.data && (
+            <OpsPagination
+              pagination={query.data.pagination}
+              onChange={(next) => setPage((p) => ({ ...p, ...next }))}
+            />
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}

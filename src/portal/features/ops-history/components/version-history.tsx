@@ -1,0 +1,152 @@
+import { useState } from 'react';
+import { Link as RouterLink, useLocation } from 'wouter';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { OpsSelectFilter } from '../../../components/ui/ops-select-filter';
+import { type OpsRole } from '../../../../contract/ops-auth';
+import { CHANGE_KINDS, type ChangeKind, type VersionSummary } from '../../../../contract/ops-changes';
+import { OpsPagination } from '../../../components/ui/ops-pagination';
+import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { ProblemAlert } from '../../../components/ui/problem-alert';
+import { formatTime } from '../../../components/ui/ops-format';
+import { formatNumber } from '../../../lib/i18n';
+import { useVersions } from '../api/get-versions';
+import { useStageRollback } from '../api/stage-rollback';
+
+/**
+ * Every published version, newest first: who staged and approved it, when, the file and its SHA-256, the rows
+ * served after it and what it changed. A checker rolls back to a kept version: that stages a change (diffed,
+ * then approved by another checker), it does not publish anything by itself.
+ */
+export function VersionHistory({ user }: { user: { name: string; roles: OpsRole[] } }) {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  const [kind, setKind] = useState<ChangeKind | ''>('');
+  const [page, setPage] = useState({ pageNumber: 1, pageSize: 25 });
+  const query = useVersions({ kind: kind || undefined, ...page });
+  const rollback = useStageRollback();
+  const canRollBack = user.roles.includes('checker');
+  return (
+    <Stack spacing={2}>
+      <OpsSelectFilter
+        label={t('ops.changes.kind')}
+        value={kind}
+        values={CHANGE_KINDS}
+        optionLabel={(value) => t(`ops.kinds.${value}`)}
+        onChange={(value) => {
+          setKind(value);
+          setPage((p) => ({ ...p, pageNumber: 1 }));
+        }}
+        sx={{ maxWidth: 220 }}
+      />
+      {rollback.error && <ProblemAlert error={rollback.error} />}
+      <OpsQueryState query={query} />
+      {query.data?.data.length === 0 && <Typography role="status">{t('ops.history.none')}</Typography>}
+      {query.data && query.data.data.length > 0 && (
+        <TableContainer tabIndex={0}>
+          <Table size="small" aria-label={t('ops.history.tableLabel')}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('ops.history.version')}</TableCell>
+                <TableCell>{t('ops.changes.kind')}</TableCell>
+                <TableCell>{t('ops.history.published')}</TableCell>
+                <TableCell>{t('ops.history.people')}</TableCell>
+                <TableCell>{t('ops.changes.file')}</TableCell>
+                <TableCell align="right">{t('ops.history.rows')}</TableCell>
+                <TableCell>{t('ops.history.diff')}</TableCell>
+                <TableCell>
+                  <span
+                    style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}
+                  >
+                    {t('ops.history.actions')}
+                  </span>
+                </TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {query.data.data.map((version) => (
+                <VersionRow
+                  key={version.id}
+                  version={version}
+                  canRollBack={canRollBack}
+                  pending={rollback.isPending && rollback.variables === version.id}
+                  onRollBack={() =>
+                    rollback.mutate(version.id, { onSuccess: (change) => navigate(`/changes/${change.id}`) })
+                  }
+                />
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+      {query.data && query.data.pagination.totalItems > 0 && (
+        <OpsPagination pagination={query.data.pagination} onChange={(next) => setPage((p) => ({ ...p, ...next }))} />
+      )}
+    </Stack>
+  );
+}
+
+function VersionRow({
+  version,
+  canRollBack,
+  pending,
+  onRollBack,
+}: {
+  version: VersionSummary;
+  canRollBack: boolean;
+  pending: boolean;
+  onRollBack: () => void;
+}) {
+  const { t } = useTranslation();
+  const counts = version.diff?.counts;
+  return (
+    <TableRow data-testid="version-row">
+      <TableCell>{version.id}</TableCell>
+      <TableCell>{t(`ops.kinds.${version.kind}`)}</TableCell>
+      <TableCell>{formatTime(version.publishedAt)}</TableCell>
+      <TableCell>
+        {version.changeId === null
+          ? t('ops.history.baseline')
+          : t('ops.history.stagedApproved', { staged: version.stagedBy ?? '—', approved: version.approvedBy ?? '—' })}
+      </TableCell>
+      <TableCell sx={{ overflowWrap: 'anywhere' }}>
+        {version.changeId ? (
+          <Link component={RouterLink} to={`/changes/${version.changeId}`}>
+            {version.fileName}
+          </Link>
+        ) : (
+          version.fileName
+        )}
+        <Typography variant="caption" component="div" color="text.secondary" sx={{ fontFamily: 'monospace' }}>
+          SHA-256 {version.sha256.slice(0, 16)}…
+        </Typography>
+      </TableCell>
+      <TableCell align="right">{formatNumber(version.rows)}</TableCell>
+      <TableCell>
+        {counts
+          ? t('ops.history.counts', {
+              added: formatNumber(counts.added),
+              changed: formatNumber(counts.changed),
+              removed: formatNumber(counts.removed),
+            })
+          : '—'}
+      </TableCell>
+      <TableCell>
+        {canRollBack && version.restorable && (
+          <Button size="small" variant="outlined" loading={pending} onClick={onRollBack}>
+            {t('ops.history.rollBack', { version: version.id })}
+          </Button>
+        )}
+      </TableCell>
+    </TableRow>
+  );
+}

@@ -1,0 +1,70 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { signInBody, type SignInBody } from '../../../../contract/ops-auth';
+import { ApiError, errorSentence } from '../../../lib/api-client';
+import { useSignIn } from '../api/sign-in';
+
+/**
+ * The ops account's sign-in. The fields are uncontrolled (react-hook-form's register) and the user name has the
+ * focus from its first frame: whatever is typed as soon as the field shows is kept, nothing re-renders it away.
+ */
+export function OpsSignIn() {
+  const { t } = useTranslation();
+  const signIn = useSignIn();
+  const { register, handleSubmit, formState } = useForm<SignInBody>({ resolver: zodResolver(signInBody) });
+  const refused = signIn.error instanceof ApiError && (signIn.error.status === 401 || signIn.error.status === 400);
+  return (
+    <Paper component="section" aria-labelledby="ops-sign-in-title" sx={{ p: 3, maxWidth: 420, mx: 'auto', mt: 4 }}>
+      <Typography id="ops-sign-in-title" component="h1" variant="h5" gutterBottom>
+        {t('ops.signIn.title')}
+      </Typography>
+      <Typography variant="body2" sx={{ mb: 2 }}>
+        {t('ops.signIn.intro')}
+      </Typography>
+      <Stack
+        component="form"
+        noValidate
+        spacing={2}
+        onSubmit={handleSubmit((values) => signIn.mutate(values))}
+        aria-describedby={signIn.error ? 'ops-sign-in-error' : undefined}
+      >
+        <TextField
+          {...register('name')}
+          label={t('ops.signIn.name')}
+          autoFocus
+          autoComplete="username"
+          error={Boolean(formState.errors.name)}
+          helperText={formState.errors.name ? t('validation.required') : ' '}
+          slotProps={{ htmlInput: { spellCheck: false, autoCapitalize: 'none' } }}
+        />
+        <TextField
+          {...register('password')}
+          type="password"
+          label={t('ops.signIn.password')}
+          autoComplete="current-password"
+          error={Boolean(formState.errors.password)}
+          helperText={formState.errors.password ? t('validation.required') : ' '}
+        />
+        {signIn.error && (
+          <Alert severity="error" role="alert" id="ops-sign-in-error">
+            {refused
+              ? t('ops.signIn.refused')
+              : signIn.error instanceof ApiError && signIn.error.status === 429
+                ? t('ops.signIn.tooMany')
+                : errorSentence(signIn.error)}
+          </Alert>
+        )}
+        <Button type="submit" variant="contained" loading={signIn.isPending}>
+          {t('ops.signIn.submit')}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
