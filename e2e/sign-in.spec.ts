@@ -20,11 +20,16 @@ test('asks for the agent correspondent id, checks its pattern, keeps it and lets
   await expect(page.getByRole('button', { name: /Agent AB12CD/ })).toBeVisible();
   await expect(page).toHaveURL(/\/agents$/);
 
-  // The footer shows which data set answers: signed-in requests carry x-fapi-financial-id.
+  // The footer shows which data set answers (signed-in requests carry x-fapi-financial-id): each file the
+  // API names, with its rows. Which files those are depends on what the desk's tests published before.
   const dataStatus = page.getByRole('list', { name: 'Data status' });
-  await expect(dataStatus).toContainText('partners.csv');
-  await expect(dataStatus).toContainText('BD.csv');
-  await expect(dataStatus).toContainText('10,026 rows');
+  const served = await page.request.get('/v1/data-status', { headers: { 'x-fapi-financial-id': 'AB12CD' } });
+  const sources = ((await served.json()) as { data: { kind: string; file: string; rows: number }[] }).data;
+  expect(sources.map((s) => s.kind).sort()).toEqual(expect.arrayContaining(['agents', 'branches', 'partners']));
+  for (const source of sources) {
+    await expect(dataStatus).toContainText(source.file);
+    await expect(dataStatus).toContainText(`${source.rows.toLocaleString('en-US')} rows`);
+  }
 
   // Every lookup carries the id as x-fapi-financial-id and a fresh x-correlation-id.
   const request = page.waitForRequest((r) => r.url().includes('/v1/states'));

@@ -23,6 +23,8 @@ const maker: OpsActor = { name: 'bench-maker', roles: ['maker'], via: 'shell' };
 const checker: OpsActor = { name: 'bench-checker', roles: ['checker'], via: 'shell' };
 
 interface Lookups {
+  /** Each 5-second window's p99 (ms), in order. */
+  windows: number[];
   p99: number;
   p50: number;
   requests: number;
@@ -51,8 +53,9 @@ function lookupLoad(url: string, seconds: number): { done: Promise<Lookups>; sto
         }),
       );
     }
-    if (windows.length === 0) return { p99: NaN, p50: NaN, requests: 0, errors: 0 };
+    if (windows.length === 0) return { windows: [], p99: NaN, p50: NaN, requests: 0, errors: 0 };
     return {
+      windows: windows.map((w) => w.p99),
       p99: Math.max(...windows.map((w) => w.p99)),
       p50: percentile(
         windows.map((w) => w.p50),
@@ -99,6 +102,7 @@ export async function runStagingBench(options: { rows: number; port: number; out
       log(`lookups idle: p50 ${idle.p50} ms, p99 ${idle.p99} ms, ${idle.requests} requests, ${idle.errors} errors`);
 
       peakRss = process.memoryUsage().rss;
+      log(`RSS before staging (the server with the real data served): ${(peakRss / 2 ** 20).toFixed(0)} MB`);
       const during = lookupLoad(lookup, 600);
       const started = performance.now();
       const change = await desk.stage(maker, { kind: 'branches', path: file, fileName: 'bd-1m.csv' });
@@ -110,7 +114,7 @@ export async function runStagingBench(options: { rows: number; port: number; out
           `diff ${JSON.stringify(change.diff?.counts)}; peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB (target ≤ ${TARGET_PEAK_RSS_MB})`,
       );
       log(
-        `lookups while staging: p50 ${staging.p50} ms, p99 ${staging.p99} ms, ${staging.requests} requests, ${staging.errors} errors`,
+        `lookups while staging: p50 ${staging.p50} ms, p99 ${staging.p99} ms (windows of 5 s: ${staging.windows.map((w) => w.toFixed(0)).join(', ')}), ${staging.requests} requests, ${staging.errors} errors`,
       );
 
       const timings: number[] = [];
@@ -138,7 +142,7 @@ export async function runStagingBench(options: { rows: number; port: number; out
       publishing.stop();
       const published = await publishing.done;
       log(
-        `published in ${publishSeconds.toFixed(1)} s; lookups while publishing: p50 ${published.p50} ms, p99 ${published.p99} ms, ${published.requests} requests, ${published.errors} errors`,
+        `published in ${publishSeconds.toFixed(1)} s; lookups while publishing: p50 ${published.p50} ms, p99 ${published.p99} ms (windows: ${published.windows.map((w) => w.toFixed(0)).join(', ')}), ${published.requests} requests, ${published.errors} errors`,
       );
       log(
         `peak RSS over the run: ${(peakRss / 2 ** 20).toFixed(0)} MB; machine: ${cpus().length} cores, load average ${loadavg()

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { setPriority } from 'node:os';
 
 /**
  * Starts a worker thread on a module of this project, named by its compiled file (`./x.js` next to the caller).
@@ -20,3 +21,19 @@ export function startWorker(
   const bootstrap = new URL('./tsx-worker.mjs', import.meta.url);
   return new Worker(bootstrap, { ...options, workerData, argv: [source.href] });
 }
+
+/**
+ * Called inside a worker thread that does background work (staging a change, validating, building the search
+ * index): lowers its CPU priority (nice 10), so on a busy machine the main thread's lookups get the cores first
+ * and the background work takes what is left. On Linux the nice value is a thread's own (os.setPriority(0, n)
+ * sets the calling thread's); where it cannot be lowered nothing changes.
+ */
+export function yieldToLookups(): void {
+  try {
+    setPriority(0, BACKGROUND_NICE);
+  } catch {
+    // not permitted here: the thread keeps its priority
+  }
+}
+
+const BACKGROUND_NICE = 10;

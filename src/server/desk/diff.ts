@@ -1,5 +1,6 @@
 import type { ChangeKind, DiffEntry, DiffSummary, GroupCounts, GuardFlag } from '../../contract/ops-changes';
-import type { DataSet } from '../domain/data-set';
+import type { AgentRow, BranchRow, DataSet, HeadOfficeRow } from '../domain/data-set';
+import type { KindRow } from '../importer/kinds';
 import { AGENT_TABLE, BRANCH_TABLE, type KindTable } from '../domain/kind-columns';
 import { agentKey, branchKey, headOfficeKey, keyParts } from '../domain/natural-keys';
 
@@ -10,14 +11,20 @@ import { agentKey, branchKey, headOfficeKey, keyParts } from '../domain/natural-
 
 type Fields = Record<string, string | null>;
 
+/** A record as the difference compares it. */
+interface Compared {
+  key: string;
+  country: string;
+  bankCode: string | null;
+  fields: Fields;
+}
+
 interface KindView {
-  /** The records the change replaces, before and after. */
-  records(
-    dataSet: DataSet,
-    countries: Set<string>,
-  ): { key: string; country: string; bankCode: string | null; fields: Fields }[];
-  /** Rows of the kind served (the guard's "of a kind"). */
-  total(dataSet: DataSet): number;
+  /** The served rows of the kind. */
+  rows(dataSet: DataSet): KindRow[];
+  compared(row: KindRow): Compared;
+  /** Whether a served row is replaced by a file of these countries (a branch file replaces its countries). */
+  replaces(compared: Compared, countries: ReadonlySet<string>): boolean;
 }
 
 const text = (value: string | number | null | undefined): string | null =>
@@ -29,30 +36,26 @@ const fieldsOf = <R>(kind: KindTable<R>, row: R): Fields =>
 
 const VIEWS: Record<ChangeKind, KindView> = {
   branches: {
-    records: (dataSet, countries) =>
-      dataSet.branches
-        .filter((b) => countries.has(b.country))
-        .map((b) => ({
-          key: branchKey(b),
-          country: b.country,
-          bankCode: b.bankCode,
-          fields: fieldsOf(BRANCH_TABLE, b),
-        })),
-    total: (dataSet) => dataSet.branches.length,
+    rows: (dataSet) => dataSet.branches,
+    compared: (row) => {
+      const b = row as BranchRow;
+      return { key: branchKey(b), country: b.country, bankCode: b.bankCode, fields: fieldsOf(BRANCH_TABLE, b) };
+    },
+    replaces: (record, countries) => countries.has(record.country),
   },
   agents: {
-    records: (dataSet) =>
-      dataSet.agents.map((a) => ({
-        key: agentKey(a),
-        country: a.country,
-        bankCode: a.headOfficeCode,
-        fields: fieldsOf(AGENT_TABLE, a),
-      })),
-    total: (dataSet) => dataSet.agents.length,
+    rows: (dataSet) => dataSet.agents,
+    compared: (row) => {
+      const a = row as AgentRow;
+      return { key: agentKey(a), country: a.country, bankCode: a.headOfficeCode, fields: fieldsOf(AGENT_TABLE, a) };
+    },
+    replaces: () => true,
   },
   partners: {
-    records: (dataSet) =>
-      dataSet.headOffices.map((h) => ({
+    rows: (dataSet) => dataSet.headOffices,
+    compared: (row) => {
+      const h = row as HeadOfficeRow;
+      return {
         key: headOfficeKey(h),
         country: h.country,
         bankCode: null,
@@ -66,145 +69,169 @@ const VIEWS: Record<ChangeKind, KindView> = {
           bankCodes: h.bankCodes.join(' '),
           demoLocations: String(h.demoLocations),
         },
-      })),
-    total: (dataSet) => dataSet.headOffices.length,
+      };
+    },
+    replaces: () => true,
   },
 };
 
 /** Rows of the kind in a data set (a version's row count). */
-export const rowsOfKind = (kind: ChangeKind, dataSet: DataSet) => VIEWS[kind].total(dataSet);
+export const rowsOfKind = (kind: ChangeKind, dataSet: DataSet) => VIEWS[kind].rows(dataSet).length;
 
 export interface Difference {
-  entries: DiffEntry[];
   summary: DiffSummary;
   byBank: GroupCounts[];
 }
 
+/** A difference entry as the desk keeps it (desk_diff's columns after the change id and position). */
+export type DiffRow = [
+  op: DiffEntry['op'],
+  country: string,
+  bankCode: string | null,
+  keyParts: string,
+  before: string | null,
+  after: string | null,
+  changedFields: string,
+];
+
+export const diffRowOf = (e: DiffEntry): DiffRow => [
+  e.op,
+  e.country,
+  e.bankCode,
+  JSON.stringify(e.key),
+  e.before && JSON.stringify(e.before),
+  e.after && JSON.stringify(e.after),
+  e.changedFields.join(' '),
+];
+
 /** A removal share above this flags the change (more than 20 %). */
 export const REMOVAL_GUARD = 0.2;
 
-export function computeDiff(kind: ChangeKind, served: DataSet, next: DataSet, countries: string[]): Difference {
-  const view = VIEWS[kind];
-  const scope = new Set(countries);
-  const keyed = (records: ReturnType<KindView['records']>) => {
-    const byKey = new Map<string, (typeof records)[number]>();
-    // Two records with one key (a country without routing numbers listing a branch twice): told apart by
-    // their order, so neither is lost from the difference.
-    for (const record of records) {
-      let key = record.key;
-      for (let n = 2; byKey.has(key); n++) key = `${record.key}\u001f#${n}`;
-      byKey.set(key, { ...record, key });
-    }
-    return byKey;
-  };
-  const before = keyed(view.records(served, scope));
-  const after = keyed(view.records(next, scope));
+/** The n-th record with one key (from 1): two records with one key are told apart by their order. */
+const keyOf = (key: string, n: number) => (n === 1 ? key : `${key}\u001f#${n}`);
 
-  const entries: DiffEntry[] = [];
-  const groups = new Map<string, GroupCounts>();
-  const count = (op: DiffEntry['op'], country: string, bankCode: string | null) => {
+/**
+ * The difference a change makes, built as the new file's good rows come (streamed: a million-row file is never
+ * held): each row is `add`ed in file order and answers its entry (added, changed field by field, or null when
+ * unchanged); `finish` then gives the served records the file removes (in the served order), the counts per
+ * country and bank and the removal guard. Only the served records of the kind is held, keyed.
+ */
+export class DiffBuilder {
+  private readonly view: KindView;
+  private readonly before = new Map<string, Compared & { base: string; n: number }>();
+  /** Records of the new file per key so far. */
+  private readonly seen = new Map<string, number>();
+  private readonly groups = new Map<string, GroupCounts>();
+  private readonly servedTotal: number;
+  private unchanged = 0;
+
+  constructor(kind: ChangeKind, served: DataSet) {
+    this.view = VIEWS[kind];
+    const rows = this.view.rows(served);
+    this.servedTotal = rows.length;
+    const count = new Map<string, number>();
+    for (const row of rows) {
+      const record = this.view.compared(row);
+      const n = (count.get(record.key) ?? 0) + 1;
+      count.set(record.key, n);
+      this.before.set(keyOf(record.key, n), { ...record, base: record.key, n });
+    }
+  }
+
+  private count(op: DiffEntry['op'], country: string, bankCode: string | null) {
     const id = `${country}\u0000${bankCode ?? ''}`;
-    let group = groups.get(id);
-    if (!group) groups.set(id, (group = { country, bankCode, added: 0, removed: 0, changed: 0 }));
+    let group = this.groups.get(id);
+    if (!group) this.groups.set(id, (group = { country, bankCode, added: 0, removed: 0, changed: 0 }));
     group[op]++;
-  };
-  let unchanged = 0;
-  // Changed and added in the new file's order, then the removed in the served order.
-  for (const [key, now] of after) {
-    const was = before.get(key);
+  }
+
+  /** A good row of the new file, in file order: its entry, or null when the served record is the same. */
+  add(row: KindRow): DiffEntry | null {
+    const now = this.view.compared(row);
+    const n = (this.seen.get(now.key) ?? 0) + 1;
+    this.seen.set(now.key, n);
+    const key = keyOf(now.key, n);
+    const was = this.before.get(key);
     if (!was) {
-      entries.push({
-        op: 'added',
-        key: keyParts(key),
-        country: now.country,
-        bankCode: now.bankCode,
-        before: null,
-        after: now.fields,
-        changedFields: [],
-      });
-      count('added', now.country, now.bankCode);
-      continue;
+      this.count('added', now.country, now.bankCode);
+      const entry = { op: 'added', key: keyParts(key), country: now.country, bankCode: now.bankCode } as const;
+      return { ...entry, before: null, after: now.fields, changedFields: [] };
     }
     const changedFields = Object.keys(now.fields).filter((field) => now.fields[field] !== was.fields[field]);
     if (changedFields.length === 0) {
-      unchanged++;
-      continue;
+      this.unchanged++;
+      return null;
     }
-    entries.push({
-      op: 'changed',
-      key: keyParts(key),
-      country: now.country,
-      bankCode: now.bankCode,
-      before: was.fields,
-      after: now.fields,
-      changedFields,
-    });
-    count('changed', now.country, now.bankCode);
-  }
-  for (const [key, was] of before) {
-    if (after.has(key)) continue;
-    entries.push({
-      op: 'removed',
-      key: keyParts(key),
-      country: was.country,
-      bankCode: was.bankCode,
-      before: was.fields,
-      after: null,
-      changedFields: [],
-    });
-    count('removed', was.country, was.bankCode);
+    this.count('changed', now.country, now.bankCode);
+    const entry = { op: 'changed', key: keyParts(key), country: now.country, bankCode: now.bankCode } as const;
+    return { ...entry, before: was.fields, after: now.fields, changedFields };
   }
 
-  const byBank = [...groups.values()].sort((a, b) =>
-    a.country === b.country ? (a.bankCode ?? '').localeCompare(b.bankCode ?? '') : a.country.localeCompare(b.country),
-  );
-  const byCountryMap = new Map<string, GroupCounts>();
-  for (const g of byBank) {
-    const c = byCountryMap.get(g.country) ?? { country: g.country, bankCode: null, added: 0, removed: 0, changed: 0 };
-    c.added += g.added;
-    c.removed += g.removed;
-    c.changed += g.changed;
-    byCountryMap.set(g.country, c);
-  }
-  const byCountry = [...byCountryMap.values()];
-  const counts = { added: 0, removed: 0, changed: 0 };
-  for (const c of byCountry) {
-    counts.added += c.added;
-    counts.removed += c.removed;
-    counts.changed += c.changed;
-  }
-
-  // The guard: more than 20 % of a country's served rows, or of the kind's, removed.
-  const servedPerCountry = new Map<string, number>();
-  for (const record of before.values())
-    servedPerCountry.set(record.country, (servedPerCountry.get(record.country) ?? 0) + 1);
-  const flags: GuardFlag[] = [];
-  for (const c of byCountry) {
-    const servedRows = servedPerCountry.get(c.country) ?? 0;
-    if (servedRows > 0 && c.removed / servedRows > REMOVAL_GUARD)
-      flags.push({
-        scope: 'country',
-        country: c.country,
-        removed: c.removed,
-        served: servedRows,
-        share: c.removed / servedRows,
+  /**
+   * After the last row: each served record the file replaces but does not give is removed (`onRemoved`, in
+   * the served order); then the counts and the guard. `countries`: the new file's (what a branch file replaces).
+   */
+  finish(countries: readonly string[], onRemoved: (entry: DiffEntry) => void): Difference {
+    const scope = new Set(countries);
+    const servedPerCountry = new Map<string, number>();
+    for (const [key, was] of this.before) {
+      if (!this.view.replaces(was, scope)) continue;
+      servedPerCountry.set(was.country, (servedPerCountry.get(was.country) ?? 0) + 1);
+      if ((this.seen.get(was.base) ?? 0) >= was.n) continue;
+      this.count('removed', was.country, was.bankCode);
+      onRemoved({
+        op: 'removed',
+        key: keyParts(key),
+        country: was.country,
+        bankCode: was.bankCode,
+        before: was.fields,
+        after: null,
+        changedFields: [],
       });
-  }
-  const servedTotal = view.total(served);
-  if (servedTotal > 0 && counts.removed / servedTotal > REMOVAL_GUARD)
-    flags.push({
-      scope: 'kind',
-      country: null,
-      removed: counts.removed,
-      served: servedTotal,
-      share: counts.removed / servedTotal,
-    });
+    }
+    const byBank = [...this.groups.values()].sort((a, b) =>
+      a.country === b.country ? (a.bankCode ?? '').localeCompare(b.bankCode ?? '') : a.country.localeCompare(b.country),
+    );
+    const byCountryMap = new Map<string, GroupCounts>();
+    for (const g of byBank) {
+      const c = byCountryMap.get(g.country) ?? { country: g.country, bankCode: null, added: 0, removed: 0, changed: 0 };
+      c.added += g.added;
+      c.removed += g.removed;
+      c.changed += g.changed;
+      byCountryMap.set(g.country, c);
+    }
+    const byCountry = [...byCountryMap.values()];
+    const counts = { added: 0, removed: 0, changed: 0 };
+    for (const c of byCountry) {
+      counts.added += c.added;
+      counts.removed += c.removed;
+      counts.changed += c.changed;
+    }
 
-  return {
-    entries,
-    byBank,
-    summary: { counts, unchanged, byCountry, guard: { threshold: REMOVAL_GUARD, flagged: flags.length > 0, flags } },
-  };
+    // The guard: more than 20 % of a country's served rows, or of the kind's, removed.
+    const flags: GuardFlag[] = [];
+    for (const c of byCountry) {
+      const servedRows = servedPerCountry.get(c.country) ?? 0;
+      if (servedRows > 0 && c.removed / servedRows > REMOVAL_GUARD)
+        flags.push({
+          scope: 'country',
+          country: c.country,
+          removed: c.removed,
+          served: servedRows,
+          share: c.removed / servedRows,
+        });
+    }
+    if (this.servedTotal > 0 && counts.removed / this.servedTotal > REMOVAL_GUARD)
+      flags.push({
+        scope: 'kind',
+        country: null,
+        removed: counts.removed,
+        served: this.servedTotal,
+        share: counts.removed / this.servedTotal,
+      });
+    const guard = { threshold: REMOVAL_GUARD, flagged: flags.length > 0, flags };
+    return { byBank, summary: { counts, unchanged: this.unchanged, byCountry, guard } };
+  }
 }
 
 /** "10009 of 10026 branches of BD (99.8 %)", for messages. */

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gzip as gzipCallback, gunzip as gunzipCallback } from 'node:zlib';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { createGzip, gzip as gzipCallback, gunzip as gunzipCallback } from 'node:zlib';
 import { stringify } from 'csv-stringify/sync';
 import { toCsvCell } from '../../contract/csv-cell';
 import type {
@@ -30,7 +33,8 @@ import { KIND_DEFINITIONS } from '../importer/kinds';
 import { DataSetChangedError, type LookupStore } from '../store/store';
 import { deskDbOf, type DeskDb, type Row } from './db';
 import { describeGuard, rowsOfKind } from './diff';
-import { prepareChange, type PreparedChange } from './prepare';
+import { buildChange, type StagedChange } from './prepare';
+import { stage } from './stage-in-worker';
 import {
   DeskError,
   NotFoundError,
@@ -68,8 +72,23 @@ export interface DeskOptions {
    * change is published all the same and the index swaps in when built (other instances: at their next check).
    */
   onPublished?: () => void | Promise<void>;
+  /** Where to stage a file: a worker thread (true), this thread (false); absent: a worker from 4 MB. */
+  stageInWorker?: boolean;
   log?: (message: string) => void;
 }
+
+/** desk_diff's columns: the change, the entry's position, then a DiffRow. */
+const DIFF_COLUMNS = [
+  'change_id',
+  'seq:int',
+  'op',
+  'country',
+  'bank_code',
+  'key_parts',
+  'before_fields',
+  'after_fields',
+  'changed_fields',
+];
 
 const SYSTEM = { name: 'system', via: 'system' } as const;
 /** The longest an approval waits for this instance's search index to serve what it published. */
@@ -190,7 +209,7 @@ export class DeskEngine implements ChangeDesk {
   ): Promise<ChangeSummary> {
     const { dataSet: served, version } = await this.store.readDataSet();
     let lastWrite = 0;
-    const prepared = await prepareChange(kind, source, fileName, served, {
+    const staged = await this.stageAndSave(id, kind, source, fileName, served, version, {
       reading: options.reading,
       maxUnpackedBytes: options.maxUnpackedBytes,
       onProgress: (progress) => {
@@ -206,54 +225,62 @@ export class DeskEngine implements ChangeDesk {
           .catch(() => {});
       },
     });
-    await this.db.run('UPDATE desk_changes SET file_gz = ?, sha256 = ? WHERE id = ?', [
-      await gzip(prepared.bytes),
-      prepared.sha256,
-      id,
-    ]);
-    options.onProgress?.({ phase: 'saving', done: 0, total: prepared.diff?.entries.length ?? 0 });
-    await this.saveResult(id, prepared, version);
-    options.onProgress?.({ phase: 'done', done: prepared.rowsRead, total: prepared.rowsRead });
+    await this.db.run('UPDATE desk_changes SET file_gz = ? WHERE id = ?', [await this.keptGzip(staged), id]);
+    options.onProgress?.({ phase: 'done', done: staged.rowsRead, total: staged.rowsRead });
     return this.summaryOf(id);
   }
 
-  /** Writes a prepared change's report and difference (replacing any earlier ones) and marks it staged. */
-  private async saveResult(id: string, prepared: PreparedChange, baseVersion: string): Promise<void> {
+  /** The kept copy of a staged file, gzip-compressed (a file on disk streamed through gzip). */
+  private async keptGzip(staged: StagedChange): Promise<Buffer> {
+    if ('bytes' in staged.kept) return gzip(staged.kept.bytes);
+    const chunks: Buffer[] = [];
+    await pipeline(createReadStream(staged.kept.path), createGzip(), async (compressed) => {
+      for await (const chunk of compressed) chunks.push(chunk as Buffer);
+    });
+    return Buffer.concat(chunks);
+  }
+
+  /**
+   * Stages a change's file against the served data (stage-in-worker.ts) and keeps what it found: its
+   * difference's entries written as they come (replacing any earlier ones), then its report, and marks it staged.
+   */
+  private async stageAndSave(
+    id: string,
+    kind: ChangeKind,
+    source: string | Uint8Array,
+    fileName: string,
+    served: DataSet,
+    baseVersion: string,
+    options: Omit<StageOptions, 'onEntries'> & { skipInvalid?: boolean } = {},
+  ): Promise<StagedChange> {
     await this.db.run('DELETE FROM desk_problems WHERE change_id = ?', [id]);
     await this.db.run('DELETE FROM desk_diff WHERE change_id = ?', [id]);
+    let seq = 0;
+    const staged = await stage({
+      kind,
+      source,
+      fileName,
+      served,
+      bytes: typeof source === 'string' ? (await stat(source)).size : source.byteLength,
+      inWorker: this.options.stageInWorker,
+      options,
+      onRows: (rows) =>
+        this.db.insertMany(
+          'desk_diff',
+          DIFF_COLUMNS,
+          rows.map((row) => [id, seq++, ...row]),
+        ),
+    });
+    // A file refused (bad rows, broken references) keeps no difference.
+    if (!staged.diff) await this.db.run('DELETE FROM desk_diff WHERE change_id = ?', [id]);
+    options.onProgress?.({ phase: 'saving', done: 0, total: staged.problems.length });
     await this.db.insertMany(
       'desk_problems',
       ['change_id', 'seq:int', 'row_number:int', 'column_name', 'value', 'message', 'rule'],
-      prepared.problems.map((p, seq) => [id, seq, p.row, p.column, p.value, p.message, p.rule]),
-    );
-    const entries = prepared.diff?.entries ?? [];
-    await this.db.insertMany(
-      'desk_diff',
-      [
-        'change_id',
-        'seq:int',
-        'op',
-        'country',
-        'bank_code',
-        'key_parts',
-        'before_fields',
-        'after_fields',
-        'changed_fields',
-      ],
-      entries.map((e, seq) => [
-        id,
-        seq,
-        e.op,
-        e.country,
-        e.bankCode,
-        JSON.stringify(e.key),
-        e.before && JSON.stringify(e.before),
-        e.after && JSON.stringify(e.after),
-        e.changedFields.join(' '),
-      ]),
+      staged.problems.map((p, n) => [id, n, p.row, p.column, p.value, p.message, p.rule]),
     );
     const rules = new Map<string, RuleCount>();
-    for (const p of prepared.problems) {
+    for (const p of staged.problems) {
       const counted = rules.get(p.rule) ?? { rule: p.rule, column: p.column, count: 0 };
       counted.count++;
       rules.set(p.rule, counted);
@@ -264,20 +291,21 @@ export class DeskEngine implements ChangeDesk {
          problem_count = ?, summary = ?, by_bank = ?, rule_counts = ?, base_version = ?, progress = NULL, updated_at = ?
        WHERE id = ?`,
       [
-        prepared.countries.join(' '),
-        prepared.sha256,
-        prepared.rowsRead,
-        prepared.rowsValid,
-        prepared.rowsBad,
-        prepared.problems.length,
-        prepared.diff ? JSON.stringify(prepared.diff.summary) : null,
-        prepared.diff ? JSON.stringify(prepared.diff.byBank) : null,
+        staged.countries.join(' '),
+        staged.sha256,
+        staged.rowsRead,
+        staged.rowsValid,
+        staged.rowsBad,
+        staged.problems.length,
+        staged.diff ? JSON.stringify(staged.diff.summary) : null,
+        staged.diff ? JSON.stringify(staged.diff.byBank) : null,
         JSON.stringify(ruleCounts),
         baseVersion,
         now(),
         id,
       ],
     );
+    return staged;
   }
 
   async progress(id: string): Promise<StagingProgress | null> {
@@ -525,11 +553,10 @@ export class DeskEngine implements ChangeDesk {
     try {
       const { dataSet: served, version } = await this.store.readDataSet();
       if (version !== row.base_version) await this.restale(actor, id, summary.kind, served, version);
-      const bytes = await this.fileOf(id);
-      const prepared = await prepareChange(summary.kind, bytes, summary.fileName, served);
-      if (!prepared.next) throw new WrongStateError('the change no longer validates against the published data');
+      const next = await buildChange(summary.kind, await this.fileOf(id), summary.fileName, served);
+      if (!next) throw new WrongStateError('the change no longer validates against the published data');
       try {
-        await this.store.replaceDataSet(prepared.next, { expectedVersion: version });
+        await this.store.replaceDataSet(next, { expectedVersion: version });
       } catch (error) {
         if (!(error instanceof DataSetChangedError)) throw error;
         const current = await this.store.readDataSet();
@@ -543,7 +570,7 @@ export class DeskEngine implements ChangeDesk {
         decided_at: at,
         comment: decision.comment || null,
       });
-      const versionId = await this.recordVersion(summary, actor.name, served, prepared.next, dataVersion, at);
+      const versionId = await this.recordVersion(summary, actor.name, served, next, dataVersion, at);
       await this.recordOpsEvent({
         actor: actor.name,
         via: actor.via,
@@ -583,15 +610,14 @@ export class DeskEngine implements ChangeDesk {
     version: string,
   ): Promise<never> {
     const row = await this.row(id);
-    const prepared = await prepareChange(kind, await this.fileOf(id), String(row.file_name), served);
-    await this.saveResult(id, prepared, version);
-    await this.db.run(`UPDATE desk_changes SET status = 'staged' WHERE id = ? AND status = 'approved'`, [id]);
+    // Staged again: stageAndSave marks it staged, from approved.
+    const staged = await this.stageAndSave(id, kind, await this.fileOf(id), String(row.file_name), served, version);
     await this.recordOpsEvent({
       actor: actor.name,
       via: actor.via,
       action: 'restale',
       target: id,
-      detail: { from: row.base_version, to: version, diff: prepared.diff?.summary.counts ?? null },
+      detail: { from: row.base_version, to: version, diff: staged.diff?.summary.counts ?? null },
     });
     throw new StaleChangeError(await this.summaryOf(id), String(row.base_version), version);
   }
@@ -811,7 +837,7 @@ export class DeskEngine implements ChangeDesk {
    */
   async prepareFromShell(kind: ChangeKind, path: string, fileName: string, options: { skipInvalid?: boolean } = {}) {
     const { dataSet, version } = await this.store.readDataSet();
-    const prepared = await prepareChange(kind, path, fileName, dataSet, options);
+    const prepared = await stage({ kind, source: path, fileName, served: dataSet, bytes: 0, inWorker: false, options });
     return { prepared, served: dataSet, version };
   }
 
@@ -821,7 +847,7 @@ export class DeskEngine implements ChangeDesk {
    */
   async recordShellImport(
     actor: OpsActor,
-    prepared: PreparedChange,
+    prepared: StagedChange,
     kind: ChangeKind,
     served: DataSet,
     baseVersion: string,

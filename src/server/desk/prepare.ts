@@ -1,89 +1,80 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import type { FileReading } from '../../contract/ops-files';
-import { detectFileLayout, fileFormatOf, readFileRecords } from '../importer/layouts';
-import type { ChangeKind, StagingProgress, ValidationProblem } from '../../contract/ops-changes';
+import type { ChangeKind, DiffEntry, StagingProgress, ValidationProblem } from '../../contract/ops-changes';
 import type { DataSet } from '../domain/data-set';
+import {
+  detectFileLayout,
+  fileFormatOf,
+  forEachFileRecord,
+  readFileRecords,
+  type FileSource,
+} from '../importer/layouts';
 import { PARALLEL_FROM_ROWS, validateInWorker } from '../importer/importer';
-import { KIND_DEFINITIONS, type ImportKindDefinition } from '../importer/kinds';
-import { loadImportFile, parseImportFile, type FileProblem, type FileRecord } from '../importer/read-file';
-import { goodRows, validateRecords, type Validation } from '../importer/validate';
-import { computeDiff, type Difference } from './diff';
+import { KIND_DEFINITIONS, type GoodRow, type ImportKindDefinition } from '../importer/kinds';
+import type { FileProblem, FileRecord } from '../importer/read-file';
+import { goodRows, rowChecker, validateRecords } from '../importer/validate';
+import { DiffBuilder, type Difference } from './diff';
 
-// A change prepared against the published data: the file read, every row validated by the importer's rules
-// (the same messages as `npm run import`), the new data set built and its difference computed. Nothing is
-// written here: staging keeps the result, approval publishes the built data set.
+// A change checked against the published data, as the desk stages it: the file read (any accepted format and
+// layout), every row validated by the importer's rules (the same messages as `npm run import`, every fault of
+// a row with the value that failed) and its difference against what is served — in one pass over the rows,
+// which are never held: a million-row file is read, checked and diffed row by row, the entries handed on in
+// batches to be written as they come (stageChange). Publishing builds the new data set (buildChange).
 
-export interface PreparedChange {
+export interface StagedChange {
   fileName: string;
   sha256: string;
-  bytes: Uint8Array;
+  /**
+   * What the desk keeps to read the change again (a stale re-diff, the publish, a rollback's snapshot): the
+   * file itself (`path`), or, for a file read through a layout (XLSX, the public IFSC list, a column mapping),
+   * its records in the import format's CSV, so a later reading needs neither the mapping nor the XLSX reader.
+   * The SHA-256 stays the file's.
+   */
+  kept: { path: string } | { bytes: Uint8Array };
   countries: string[];
   rowsRead: number;
   rowsValid: number;
   rowsBad: number;
   problems: ValidationProblem[];
-  /** The data set to publish; null when the change cannot be published (bad rows, broken references). */
-  next: DataSet | null;
+  /** The difference; null when the change cannot be published (bad rows, broken references). */
   diff: Difference | null;
+  /** Entries handed to `onEntries` (none count when `diff` is null: they are to be dropped). */
+  entries: number;
   /** What it replaces ("the branches of BD"). */
   scope: string;
 }
 
-export interface ReadChange {
-  bytes: Uint8Array;
-  sha256: string;
-  records: FileRecord[];
-  fileProblems: FileProblem[];
+export interface StageOptions {
+  /** Publish the good rows and report the bad ones, instead of refusing the file (the import command). */
+  skipInvalid?: boolean;
+  onProgress?: (progress: StagingProgress) => void;
+  reading?: FileReading;
+  maxUnpackedBytes?: number;
+  /** The difference's entries in batches, in order: added and changed in file order, then the removed. */
+  onEntries?: (entries: DiffEntry[]) => void;
 }
 
-/**
- * Reads a change's file into the kind's records. The one place the desk reads files. A CSV or JSON file in the
- * import format is read by the importer itself (its messages); an XLSX file, the public IFSC list of India or
- * a file read through the maker's column mapping by the layout readers (importer/layouts.ts). For those, the
- * bytes the desk keeps (to re-diff a stale change, for a rollback's snapshot) are the records in the import
- * format's CSV, so a later reading needs neither the mapping nor the XLSX reader; the SHA-256 stays the file's.
- */
-export async function readChangeFile(
-  kind: ChangeKind,
-  source: string | Uint8Array,
-  fileName: string,
-  reading?: FileReading,
-  maxUnpackedBytes?: number,
-): Promise<ReadChange> {
-  if (typeof source === 'string' && (await needsLayoutReader(kind, source, fileName, reading))) {
-    const original = await readFile(source);
-    const read = await readFileRecords(source, kind, reading, { fileName, maxUnpackedBytes });
-    const columns = KIND_DEFINITIONS[kind].columns;
-    const csv = stringify(
-      read.records.map((r) => columns.map((column) => r.record[column] ?? '')),
-      { header: true, columns: [...columns] },
-    );
-    return {
-      bytes: Buffer.from(csv),
-      sha256: createHash('sha256').update(original).digest('hex'),
-      records: read.records,
-      fileProblems: read.fileProblems,
-    };
-  }
-  const loaded =
-    typeof source === 'string'
-      ? loadImportFile(source)
-      : { bytes: source, sha256: createHash('sha256').update(source).digest('hex') };
-  if (!('bytes' in loaded)) return { bytes: new Uint8Array(), sha256: '', records: [], fileProblems: [loaded] };
-  const read = parseImportFile(fileName, loaded.bytes, KIND_DEFINITIONS[kind].columns);
-  return { bytes: loaded.bytes, sha256: loaded.sha256, ...read };
-}
+/** Entries handed on at once. */
+const ENTRY_BATCH = 2000;
 
 /** XLSX, a reading given, or a CSV whose header is the public IFSC list: not the importer's own format. */
-async function needsLayoutReader(kind: ChangeKind, path: string, fileName: string, reading?: FileReading) {
+async function needsLayoutReader(kind: ChangeKind, source: FileSource, fileName: string, reading?: FileReading) {
+  if (typeof source !== 'string') return false; // the kept copy: the import format
   const format = fileFormatOf(fileName);
   if (format === 'xlsx') return true;
   if (format === 'json') return false;
   if (reading && reading.layout !== 'import') return true;
-  const detected = await detectFileLayout(path, kind, { fileName });
+  const detected = await detectFileLayout(source, kind, { fileName });
   return 'layout' in detected && detected.layout === 'ifsc-public';
+}
+
+async function sha256Of(source: FileSource): Promise<string> {
+  const hash = createHash('sha256');
+  if (typeof source !== 'string') return hash.update(source).digest('hex');
+  for await (const chunk of createReadStream(source)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 /** The rule a problem breaks: its message without the row's own values, so rows that break it alike count together. */
@@ -94,99 +85,164 @@ export function ruleOf(problem: FileProblem, value: string | null): string {
   return `${problem.column ?? 'row'}: ${message}`;
 }
 
-function withValues(problems: FileProblem[], records: FileRecord[]): ValidationProblem[] {
-  // Records are in line order: the row of a problem is found by binary search.
-  const recordAt = (line: number) => {
-    let lo = 0;
-    let hi = records.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const at = records[mid].line;
-      if (at === line) return records[mid];
-      if (at < line) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return null;
-  };
-  return problems.map((p) => {
-    const value = p.line !== null && p.column ? (recordAt(p.line)?.record[p.column] ?? null) : null;
-    return { row: p.line, column: p.column, value, message: p.reason, rule: ruleOf(p, value) };
-  });
+/** A problem in the desk's words, with the value of its cell in `record` (none: a problem of the file). */
+function withValue(p: FileProblem, record: Record<string, string> | undefined): ValidationProblem {
+  const value = record && p.line !== null && p.column ? (record[p.column] ?? null) : null;
+  return { row: p.line, column: p.column, value, message: p.reason, rule: ruleOf(p, value) };
 }
 
-export async function prepareChange(
+/**
+ * Reads, validates and diffs a change's file in one pass (see above). The served data set is only read.
+ * `source`: the file on disk, or the bytes the desk keeps of it.
+ */
+export async function stageChange(
   kind: ChangeKind,
-  /** The file on disk, or its bytes (the copy the desk keeps). */
-  path: string | Uint8Array,
+  source: FileSource,
   fileName: string,
   served: DataSet,
-  options: {
-    skipInvalid?: boolean;
-    onProgress?: (progress: StagingProgress) => void;
-    sha256?: string;
-    reading?: FileReading;
-    maxUnpackedBytes?: number;
-  } = {},
-): Promise<PreparedChange> {
+  options: StageOptions = {},
+): Promise<StagedChange> {
   const progress = options.onProgress ?? (() => {});
   const definition = KIND_DEFINITIONS[kind] as ImportKindDefinition<unknown>;
   progress({ phase: 'reading', done: 0, total: 0 });
-  const read = await readChangeFile(kind, path, fileName, options.reading, options.maxUnpackedBytes);
-  const { records } = read;
-  const prepared: PreparedChange = {
+  const asCsv = await needsLayoutReader(kind, source, fileName, options.reading);
+  const keptCsv: string[] = asCsv ? [stringify([[...definition.columns]])] : [];
+
+  const check = definition.prepare(served);
+  const checkRow = rowChecker(definition, check);
+  const diff = new DiffBuilder(kind, served);
+  const problems: ValidationProblem[] = [];
+  const allCountries = new Set<string>();
+  const goodCountries = new Set<string>();
+  /** Partners: every good row, for the checks of the whole file (a few hundred rows). */
+  const wholeFile: GoodRow<unknown>[] | null = definition.checksWholeFile ? [] : null;
+  const recordAt = new Map<number, Record<string, string>>();
+  let batch: DiffEntry[] = [];
+  let entries = 0;
+  const emit = (entry: DiffEntry | null) => {
+    if (!entry || !options.onEntries) return;
+    batch.push(entry);
+    entries++;
+    if (batch.length >= ENTRY_BATCH) flush();
+  };
+  const flush = () => {
+    if (batch.length) options.onEntries?.(batch);
+    batch = [];
+  };
+  let rowsRead = 0;
+  let rowsBad = 0;
+  let expected = 0;
+
+  const outcome = await forEachFileRecord(
+    source,
+    kind,
+    asCsv ? options.reading : undefined,
+    {
+      fileName,
+      maxUnpackedBytes: options.maxUnpackedBytes,
+      onRowsExpected: (rows) => (expected = rows),
+    },
+    (fileRecord: FileRecord) => {
+      if ((rowsRead & 0x3fff) === 0)
+        progress({ phase: 'validating', done: rowsRead, total: Math.max(expected, rowsRead) });
+      rowsRead++;
+      const { record, line } = fileRecord;
+      if (record.country) allCountries.add(record.country);
+      if (asCsv) keptCsv.push(stringify([definition.columns.map((column) => record[column] ?? '')]));
+      const rowProblems = checkRow(fileRecord);
+      if (rowProblems.length) {
+        rowsBad++;
+        for (const p of rowProblems) problems.push(withValue(p, record));
+        return;
+      }
+      goodCountries.add(record.country);
+      if (wholeFile) {
+        wholeFile.push({ line, record });
+        recordAt.set(line, record);
+      }
+      // After a bad row the file is refused (but with skipInvalid): no entry would be kept.
+      if (rowsBad === 0 || options.skipInvalid) emit(diff.add(check.row(record)));
+    },
+  );
+  progress({ phase: 'validating', done: rowsRead, total: rowsRead });
+
+  const staged: StagedChange = {
     fileName,
-    sha256: read.sha256 || options.sha256 || '',
-    bytes: read.bytes,
-    countries: [...new Set(records.map((r) => r.record.country).filter(Boolean))].sort(),
-    rowsRead: records.length,
-    rowsValid: 0,
-    rowsBad: 0,
-    problems: withValues(read.fileProblems, records),
-    next: null,
+    sha256: await sha256Of(source),
+    kept: asCsv
+      ? { bytes: Buffer.from(keptCsv.join('')) }
+      : typeof source === 'string'
+        ? { path: source }
+        : { bytes: source },
+    countries: [...allCountries].sort(),
+    rowsRead,
+    rowsValid: rowsRead - rowsBad,
+    rowsBad,
+    problems,
     diff: null,
+    entries: 0,
     scope: '',
   };
-  if (read.fileProblems.length) return prepared;
-
-  const onValidating = (p: { done: number; total: number }) =>
-    progress({ phase: 'validating', done: p.done, total: p.total });
-  let verdict: Validation;
-  if (records.length >= PARALLEL_FROM_ROWS) {
-    // A large file is validated on the machine's other core: the event loop keeps answering lookups.
-    verdict = await validateInWorker({ kind, file: fileName, bytes: read.bytes, served }, onValidating).catch(() =>
-      validateRecords(definition, records, definition.prepare(served), onValidating),
-    );
-  } else verdict = validateRecords(definition, records, definition.prepare(served), onValidating);
-  prepared.rowsValid = verdict.rowsValid;
-  prepared.rowsBad = verdict.rowsBad;
-  prepared.problems.push(...withValues(verdict.problems, records));
-  if (verdict.rowsValid === 0) {
-    if (records.length === 0)
-      prepared.problems.push({
+  if (outcome.fileProblems.length) {
+    // The file itself is refused: its rows' problems are not reported (the rows may be incomplete).
+    staged.problems = outcome.fileProblems.map((p) => withValue(p, undefined));
+    staged.rowsValid = staged.rowsBad = 0;
+    return staged;
+  }
+  if (staged.rowsValid === 0) {
+    if (rowsRead === 0)
+      problems.push({
         row: null,
         column: null,
         value: null,
         message: 'the file has no rows; nothing would be served',
         rule: 'row: the file has no rows',
       });
-    return prepared;
+    return staged;
   }
-  if (verdict.rowsBad > 0 && !options.skipInvalid) return prepared;
+  if (rowsBad > 0 && !options.skipInvalid) return staged;
 
-  const good = goodRows<unknown>(records, verdict.good);
+  if (wholeFile) {
+    const built = check.build(wholeFile, { kind, file: fileName, sha256: staged.sha256, rows: wholeFile.length });
+    if (built.problems.length) {
+      problems.push(...built.problems.map((p) => withValue(p, p.line === null ? undefined : recordAt.get(p.line))));
+      return staged;
+    }
+  }
+  if (kind === 'branches') staged.countries = [...goodCountries].sort();
+  staged.scope = definition.scopeOf(staged.countries);
+  progress({ phase: 'diffing', done: rowsRead, total: rowsRead });
+  staged.diff = diff.finish(staged.countries, emit);
+  flush();
+  staged.entries = entries;
+  return staged;
+}
+
+/**
+ * The data set a staged change publishes: its kept file read again and validated against what is served now
+ * (a large file on the machine's other core: the event loop keeps answering lookups), the good rows swapped
+ * in. Null when it no longer validates, or would leave served data without its references.
+ */
+export async function buildChange(
+  kind: ChangeKind,
+  bytes: Uint8Array,
+  fileName: string,
+  served: DataSet,
+): Promise<DataSet | null> {
+  const definition = KIND_DEFINITIONS[kind] as ImportKindDefinition<unknown>;
+  const read = await readFileRecords(bytes, kind, undefined, { fileName });
+  if (read.fileProblems.length || read.records.length === 0) return null;
+  const file = fileFormatOf(fileName) === 'json' ? 'change.json' : 'change.csv';
+  const verdict =
+    read.records.length >= PARALLEL_FROM_ROWS
+      ? await validateInWorker({ kind, file, bytes, served }, () => {}).catch(() =>
+          validateRecords(definition, read.records, definition.prepare(served)),
+        )
+      : validateRecords(definition, read.records, definition.prepare(served));
+  if (verdict.rowsBad > 0) return null;
+  const sha256 = await sha256Of(bytes);
   const built = definition
     .prepare(served)
-    .build(good, { kind, file: fileName, sha256: prepared.sha256, rows: verdict.rowsValid });
-  prepared.scope = built.scope;
-  if (built.problems.length) {
-    prepared.problems.push(...withValues(built.problems, records));
-    return prepared;
-  }
-  if (kind === 'branches')
-    prepared.countries = [...new Set(good.map((r) => (r.record as { country: string }).country))].sort();
-  progress({ phase: 'diffing', done: 0, total: records.length });
-  prepared.next = built.dataSet;
-  prepared.diff = computeDiff(kind, served, built.dataSet, prepared.countries);
-  progress({ phase: 'diffing', done: records.length, total: records.length });
-  return prepared;
+    .build(goodRows<unknown>(read.records, verdict.good), { kind, file: fileName, sha256, rows: verdict.rowsValid });
+  return built.problems.length ? null : built.dataSet;
 }

@@ -29,9 +29,14 @@ export interface GoodRow<R> {
   record: R;
 }
 
+/** A served row of any kind, as a good row of a file becomes one. */
+export type KindRow = BranchRow | AgentRow | HeadOfficeRow;
+
 export interface KindCheck<R> {
   /** Problems of one row that passed its schema, against the served data and the rows before it. */
   checkRow(record: R, line: number): FileProblem[];
+  /** The served row a good row becomes (what the desk's difference compares; build uses the same). */
+  row(record: R): KindRow;
   /**
    * The whole new data set with the good rows swapped in, and the problems that would leave the served data
    * inconsistent (they block the import even with --skip-invalid: they are not about one row).
@@ -46,6 +51,13 @@ export interface ImportKindDefinition<R> {
   optionalColumns?: readonly string[];
   schema: ZodType<R>;
   prepare(served: DataSet): KindCheck<R>;
+  /** What a file of the kind replaces ("the branches of BD, IN", "all agents"), given its countries. */
+  scopeOf(countries: readonly string[]): string;
+  /**
+   * Whether `build` finds problems that need every good row at once (a partners file: the served agents and
+   * branches must keep a head office); for the other kinds it finds none, and a file can be checked streamed.
+   */
+  checksWholeFile: boolean;
   /** The served rows of this kind as file cells, in the import format. */
   cells(served: DataSet): Record<string, string>[];
 }
@@ -166,6 +178,8 @@ export const branchesKind: ImportKindDefinition<BranchFileRecord> = {
   kind: 'branches',
   columns: fileColumns(BRANCH_TABLE),
   schema: branchRecord,
+  scopeOf: (countries) => `the branches of ${countries.join(', ')}`,
+  checksWholeFile: false,
   prepare(served) {
     const resolve = cachedStates(served);
     const banksOf = sortedBanks(served.branches);
@@ -189,6 +203,7 @@ export const branchesKind: ImportKindDefinition<BranchFileRecord> = {
         }
         return problems;
       },
+      row: (record) => toBranchRow(record, resolve),
       build(rows, source) {
         const replaced = new Set(rows.map((r) => r.record.country));
         const imported = rows.map((r) => toBranchRow(r.record, resolve));
@@ -226,7 +241,7 @@ export const branchesKind: ImportKindDefinition<BranchFileRecord> = {
             sources: [...otherSources(served, 'branches'), ...branchSources, { ...source, countries }],
           },
           problems: [],
-          scope: `the branches of ${countries.join(', ')}`,
+          scope: branchesKind.scopeOf(countries),
         };
       },
     };
@@ -249,12 +264,15 @@ export const partnersKind: ImportKindDefinition<PartnerFileRecord> = {
     'demo_locations',
   ],
   schema: partnerRecord,
+  scopeOf: () => 'all partners (head offices)',
+  checksWholeFile: true,
   prepare(served) {
     const duplicateOffice = duplicateCheck('head_office_code', 'head office code');
+    const banksOf = sortedBanks(served.branches);
     return {
       checkRow: (r, line) => duplicateOffice(r.head_office_code, line),
+      row: (record) => toHeadOfficeRow(record, banksOf),
       build(rows, source) {
-        const banksOf = sortedBanks(served.branches);
         const headOffices = rows.map((r) => toHeadOfficeRow(r.record, banksOf));
         const lineOf = new Map(rows.map((r) => [r.record.head_office_code, r.line]));
         const problems: FileProblem[] = [];
@@ -302,7 +320,7 @@ export const partnersKind: ImportKindDefinition<PartnerFileRecord> = {
         return {
           dataSet: { ...served, ...places, headOffices, sources: [...otherSources(served, 'partners'), source] },
           problems,
-          scope: 'all partners (head offices)',
+          scope: partnersKind.scopeOf([]),
         };
       },
     };
@@ -326,12 +344,26 @@ export const agentsKind: ImportKindDefinition<AgentFileRecord> = {
   kind: 'agents',
   columns: fileColumns(AGENT_TABLE),
   schema: agentRecord,
+  scopeOf: () => 'all agents',
+  checksWholeFile: false,
   prepare(served) {
     const resolve = cachedStates(served);
     const offices = new Map(served.headOffices.map((h) => [h.code, h]));
     const isServed = servedCountryCheck(served);
     const checkState = stateCheck(resolve);
     const duplicateAgent = duplicateCheck('agent_code', 'agent code');
+    const toAgentRow = (r: AgentFileRecord): AgentRow => ({
+      agentCode: r.agent_code,
+      headOfficeCode: r.head_office_code,
+      country: r.country,
+      agentName: r.agent_name,
+      addressLine1: r.address_line1,
+      addressLine2: r.address_line2 || null,
+      city: r.city,
+      state: resolve(r.country, r.state)!,
+      publishedState: r.state,
+      phoneNumber: r.phone_number || null,
+    });
     return {
       checkRow(r, line) {
         const problems = [...duplicateAgent(r.agent_code, line), ...isServed(r.country, line)];
@@ -365,23 +397,13 @@ export const agentsKind: ImportKindDefinition<AgentFileRecord> = {
         }
         return problems;
       },
+      row: toAgentRow,
       build(rows, source) {
-        const agents: AgentRow[] = rows.map(({ record: r }) => ({
-          agentCode: r.agent_code,
-          headOfficeCode: r.head_office_code,
-          country: r.country,
-          agentName: r.agent_name,
-          addressLine1: r.address_line1,
-          addressLine2: r.address_line2 || null,
-          city: r.city,
-          state: resolve(r.country, r.state)!,
-          publishedState: r.state,
-          phoneNumber: r.phone_number || null,
-        }));
+        const agents = rows.map(({ record }) => toAgentRow(record));
         return {
           dataSet: { ...served, agents, sources: [...otherSources(served, 'agents'), source] },
           problems: [],
-          scope: 'all agents',
+          scope: agentsKind.scopeOf([]),
         };
       },
     };

@@ -14,7 +14,7 @@ import {
 } from '../../contract/ops-files';
 import { KIND_DEFINITIONS, type ImportKind } from './kinds';
 import { headerProblems, parseImportFile, type FileProblem, type FileRecord, type ReadResult } from './read-file';
-import { csvSheet, type SheetRow } from './sheet';
+import { forEachCsvRow, type SheetRow } from './sheet';
 import { readXlsxRows, XlsxRefused, type XlsxOptions } from './xlsx';
 
 // The operations desk's readers (issue #24): a file of any accepted format (CSV, JSON, XLSX) and layout (the
@@ -325,18 +325,42 @@ export function layoutReader(kind: ImportKind, header: readonly string[], readin
 export interface FileReadOptions extends XlsxOptions {
   /** The file's name when the path does not tell its format (an upload kept under a temporary name). */
   fileName?: string;
+  /** About how many rows the file has (CSV: its line breaks), told before the first, for a progress bar. */
+  onRowsExpected?: (rows: number) => void;
 }
 
-/** The rows of a CSV or XLSX file, header first (XLSX streamed; CSV parsed at once, as the importer does). */
-async function* sheetRows(path: string, format: 'csv' | 'xlsx', options: FileReadOptions, fileProblems: FileProblem[]) {
+function countLineBreaks(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+/** What a file is read from: its path, or (CSV and JSON) its bytes — the copy the desk keeps. */
+export type FileSource = string | Uint8Array;
+
+const textOf = async (source: FileSource) =>
+  (typeof source === 'string' ? await readFile(source) : Buffer.from(source)).toString('utf8').replace(/^\uFEFF/, '');
+
+/**
+ * The rows of a CSV or XLSX file, header first, each handed to `onRow` as it is read (XLSX streamed from disk;
+ * a CSV file's text is read at once, its rows are not kept); `onRow` returns false to stop.
+ */
+async function forEachSheetRow(
+  source: FileSource,
+  format: 'csv' | 'xlsx',
+  options: FileReadOptions,
+  fileProblems: FileProblem[],
+  onRow: (row: SheetRow) => boolean,
+): Promise<void> {
   if (format === 'xlsx') {
-    yield* readXlsxRows(path, options);
+    if (typeof source !== 'string') throw new Error('an XLSX file is read from disk');
+    for await (const row of readXlsxRows(source, options)) if (!onRow(row)) return;
     return;
   }
-  const bytes = await readFile(path);
-  const sheet = csvSheet(bytes.toString('utf8').replace(/^\uFEFF/, ''));
-  fileProblems.push(...sheet.fileProblems);
-  yield* sheet.rows;
+  const text = await textOf(source);
+  options.onRowsExpected?.(countLineBreaks(text));
+  let reading = true;
+  fileProblems.push(...forEachCsvRow(text, (row) => reading && (reading = onRow(row))));
 }
 
 const refusedProblem = (error: unknown): FileProblem => {
@@ -356,41 +380,53 @@ export interface FileRecords extends ReadResult {
   layout: OpsFileLayout;
 }
 
+/** How a file was read, and the problems of the file as a whole (when any is present it is to be refused). */
+export type FileReadOutcome = Omit<FileRecords, 'records'>;
+
 /**
- * Every record of the file in the kind's import columns, and the problems of the file as a whole (when any is
- * present the records may be incomplete and the file is to be refused). JSON files are the import format only.
+ * Every record of the file in the kind's import columns, handed to `onRecord` one at a time as it is read (a
+ * large file is never held as records), and the problems of the file as a whole: when any is present the
+ * records may be incomplete and the file is to be refused. JSON files are the import format only.
  */
-export async function readFileRecords(
-  path: string,
+export async function forEachFileRecord(
+  source: FileSource,
   kind: ImportKind,
-  reading?: FileReading,
-  options: FileReadOptions = {},
-): Promise<FileRecords> {
-  const format = fileFormatOf(options.fileName ?? path);
+  reading: FileReading | undefined,
+  options: FileReadOptions,
+  onRecord: (record: FileRecord) => void,
+): Promise<FileReadOutcome> {
+  const named = fileFormatOf(options.fileName ?? (typeof source === 'string' ? source : 'file.csv'));
+  // Bytes are the copy the desk keeps: JSON, or the import format's CSV (an XLSX file is kept as CSV).
+  const format = typeof source === 'string' || named === 'json' ? named : 'csv';
   const definition = KIND_DEFINITIONS[kind];
   if (format === 'json') {
-    const read = parseImportFile('file.json', await readFile(path), definition.columns);
-    return { ...read, format, layout: 'import' };
+    const bytes = typeof source === 'string' ? await readFile(source) : source;
+    const read = parseImportFile('file.json', bytes, definition.columns);
+    options.onRowsExpected?.(read.records.length);
+    if (read.fileProblems.length === 0) read.records.forEach(onRecord);
+    return { fileProblems: read.fileProblems, format, layout: 'import' };
   }
   const fileProblems: FileProblem[] = [];
-  const records: FileRecord[] = [];
   let reader: LayoutReader | null = null;
   let layout: OpsFileLayout = reading?.layout ?? 'import';
+  let empty = false;
   try {
-    for await (const row of sheetRows(path, format, options, fileProblems)) {
+    await forEachSheetRow(source, format, options, fileProblems, (row) => {
       if (!reader) {
-        if (row.cells.length === 0 || (row.cells.length === 1 && row.cells[0] === '')) break;
+        if (row.cells.length === 0 || (row.cells.length === 1 && row.cells[0] === '')) return !(empty = true);
         layout = reading?.layout ?? layoutOfHeader(kind, row.cells);
         reader = layoutReader(kind, row.cells, reading);
         fileProblems.push(...row.problems, ...reader.problems);
-        continue;
+        // A file whose header is refused is not read further: its rows could not be records of the kind.
+        return fileProblems.length === 0;
       }
-      records.push(reader.toRecord(row));
-    }
+      onRecord(reader.toRecord(row));
+      return true;
+    });
   } catch (error) {
     fileProblems.push(refusedProblem(error));
   }
-  if (!reader && fileProblems.length === 0)
+  if ((!reader || empty) && fileProblems.length === 0)
     fileProblems.push({
       line: 1,
       column: null,
@@ -398,7 +434,19 @@ export async function readFileRecords(
       reason: 'the file is empty: no header row',
       rule: 'file.empty',
     });
-  return { records, fileProblems, format, layout };
+  return { fileProblems, format, layout };
+}
+
+/** Every record of the file, held (forEachFileRecord, collected): for files a person reads, not a million rows. */
+export async function readFileRecords(
+  source: FileSource,
+  kind: ImportKind,
+  reading?: FileReading,
+  options: FileReadOptions = {},
+): Promise<FileRecords> {
+  const records: FileRecord[] = [];
+  const outcome = await forEachFileRecord(source, kind, reading, options, (record) => records.push(record));
+  return { ...outcome, records };
 }
 
 /** The header and first rows of a file, and the layout they say (for the mapping screen). */
@@ -410,12 +458,11 @@ export async function detectFileLayout(
   const format = fileFormatOf(options.fileName ?? path);
   if (format === 'json') return detectLayout(kind, format, KIND_DEFINITIONS[kind].columns);
   const rows: string[][] = [];
-  const fileProblems: FileProblem[] = [];
   try {
-    for await (const row of sheetRows(path, format, options, fileProblems)) {
+    await forEachSheetRow(path, format, options, [], (row) => {
       rows.push(row.cells);
-      if (rows.length > 5) break;
-    }
+      return rows.length <= 5;
+    });
   } catch (error) {
     return refusedProblem(error);
   }

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { yieldToLookups } from '../worker-thread';
 import { KIND_DEFINITIONS, type ImportKindDefinition } from './kinds';
 import { parseImportFile } from './read-file';
 import { validateRecords, type ValidationJob, type ValidationMessage } from './validate';
@@ -6,6 +7,7 @@ import { validateRecords, type ValidationJob, type ValidationMessage } from './v
 // A worker thread of the import command: parses the same bytes the importer writes from and validates every
 // row (validate.ts), posting progress and then the verdict. The importer commits only on a clean verdict.
 
+yieldToLookups();
 const job = workerData as ValidationJob;
 const post = (message: ValidationMessage) => parentPort!.postMessage(message);
 try {

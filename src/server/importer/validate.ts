@@ -31,26 +31,18 @@ function ruleOf(column: string | null, issue: { code: string; message: string })
 }
 
 /**
- * Every row checked, in file order: its schema, then (`check`, prepared from the served data set) what needs
- * the served data and the rows before it.
+ * The check of one row, rows given in file order: its schema, then (`check`, prepared from the served data set)
+ * what needs the served data and the rows before it. Every fault of the row, not only the first: the schema's
+ * issues, then the checks against the served data on the cells the schema did not fault (a row the schema
+ * faults is still a row of the file: its codes count for duplicates). A row whose shape is broken (a CSV row
+ * with the wrong number of fields, a JSON element that is no object) has no cells to check.
  */
-export function validateRecords<R>(
+export function rowChecker<R>(
   definition: ImportKindDefinition<R>,
-  records: FileRecord[],
   check: KindCheck<R>,
-  progress: (progress: FileProgress) => void = () => {},
-): Validation {
-  const result: Validation = { rowsValid: 0, rowsBad: 0, problems: [], good: [] };
-  const total = records.length;
-  for (let index = 0; index < total; index++) {
-    const { line, record } = records[index];
-    const problems = [...records[index].problems];
-    if ((index & 0x3fff) === 0) progress({ phase: 'validating', done: index, total });
-    // Every fault of the row, not only the first: the schema's issues, then the checks against the served data
-    // on the cells the schema did not fault (a row the schema faults is still a row of the file: its codes
-    // count for duplicates).
-    // A row whose shape is broken (a CSV row with the wrong number of fields, a JSON element that is no object)
-    // has no cells to check.
+): (fileRecord: FileRecord) => FileProblem[] {
+  return ({ line, record, problems: asRead }) => {
+    const problems = [...asRead];
     const broken = problems.some((p) => p.column === null && p.rule !== 'xlsx.formula');
     const parsed = broken ? null : definition.schema.safeParse(record);
     if (!parsed) {
@@ -74,6 +66,23 @@ export function validateRecords<R>(
         for (const problem of check.checkRow(record as R, line))
           if (!problem.column || !faulted.has(problem.column)) problems.push(problem);
     }
+    return problems;
+  };
+}
+
+/** Every row checked (rowChecker), in file order. */
+export function validateRecords<R>(
+  definition: ImportKindDefinition<R>,
+  records: FileRecord[],
+  check: KindCheck<R>,
+  progress: (progress: FileProgress) => void = () => {},
+): Validation {
+  const result: Validation = { rowsValid: 0, rowsBad: 0, problems: [], good: [] };
+  const checkRow = rowChecker(definition, check);
+  const total = records.length;
+  for (let index = 0; index < total; index++) {
+    if ((index & 0x3fff) === 0) progress({ phase: 'validating', done: index, total });
+    const problems = checkRow(records[index]);
     if (problems.length) {
       result.rowsBad++;
       result.problems.push(...problems);

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { yieldToLookups } from '../worker-thread';
 import { PgStore } from '../store/postgres/pg-store';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 import type { LookupStore, StoreSource } from '../store/store';
@@ -24,6 +25,7 @@ function openSource(source: StoreSource): LookupStore {
 }
 
 async function run() {
+  yieldToLookups();
   const store = openSource(workerData as StoreSource);
   try {
     const started = performance.now();

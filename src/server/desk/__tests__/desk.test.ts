@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { LOOKUP_HEADERS, openTestStore, testEngines } from '../../../testing/test-app';
 import type { LookupStore } from '../../store/store';
+import type { DiffEntry, ValidationProblem } from '../../../contract/ops-changes';
 import { DeskEngine } from '../engine';
 import {
   OwnChangeError,
@@ -121,6 +122,40 @@ describe.each(testEngines())('the operations desk on %s', (engine) => {
     expect((await other.list({ status: 'staged', pageNumber: 1, pageSize: 10 })).data.map((c) => c.id)).toEqual([
       change.id,
     ]);
+  });
+
+  it('stages in a worker thread exactly what it stages in this thread: report, counts and every entry in order', async () => {
+    // 5,000 changed rows: the entries cross the thread in several batches, the writer holding the worker back.
+    const cases = {
+      edited: editedBangladesh(5000, 'MOVED'),
+      bad: shippedBangladesh().map((r, i) => (i % 1000 === 3 ? { ...r, routing_number: 'X1' } : r)),
+    };
+    for (const [name, rows] of Object.entries(cases)) {
+      const path = writeBranchFile(dir, `${name}.csv`, rows);
+      const staged: { summary: object; entries: DiffEntry[]; problems: ValidationProblem[] }[] = [];
+      for (const stageInWorker of [false, true]) {
+        const other = new DeskEngine(store, { stageInWorker });
+        const change = await other.stage(alice, { kind: 'branches', path, fileName: `${name}.csv` });
+        const entries: DiffEntry[] = [];
+        for (let page = 1; ; page++) {
+          const got = await other.diff(change.id, { pageNumber: page, pageSize: 1000 });
+          entries.push(...got.data);
+          if (page >= got.pagination.totalPages) break;
+        }
+        const problems = await other.problems(change.id, { pageNumber: 1, pageSize: 100 });
+        const { id: _id, stagedAt: _at, updatedAt: _updated, expiresAt: _expires, ...summary } = change;
+        staged.push({ summary, entries, problems: problems.data });
+        await other.close();
+      }
+      expect(staged[1].summary).toEqual(staged[0].summary);
+      expect(staged[1].problems).toEqual(staged[0].problems);
+      const same = (e: unknown, i: number) => JSON.stringify(e) === JSON.stringify(staged[1].entries[i]);
+      const differing = staged[0].entries.findIndex((e, i) => !same(e, i));
+      expect(differing === -1 ? null : [staged[0].entries[differing], staged[1].entries[differing]]).toBeNull();
+      expect(staged[1].entries.length).toBe(staged[0].entries.length);
+      if (name === 'edited') expect(staged[0].entries.length).toBe(5002);
+      else expect(staged[0].problems.length).toBe(11);
+    }
   });
 
   it('keeps a file with bad rows, every fault with its value; it cannot be approved', async () => {
