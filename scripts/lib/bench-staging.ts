@@ -95,7 +95,7 @@ export async function runStagingBench(options: { rows: number; port: number; out
     const app = await buildApp({ store, searchIndexBuild: 'worker' });
     await app.listen({ port: options.port, host: '127.0.0.1' });
     await app.searchIndex.whenReady();
-    const desk = new DeskEngine(store);
+    const desk = new DeskEngine(store, { stageHeapMb: Number(process.env.OPS_STAGE_HEAP_MB ?? 768) });
     const lookup = `http://127.0.0.1:${options.port}/v1/banks/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=ICICIN&pageSize=50`;
     try {
       const idle = await lookupLoad(lookup, 10).done;

@@ -111,6 +111,11 @@ const environment = z.object({
   DESK_CHANGE_TTL_HOURS: z.coerce.number().min(1).default(168),
   /** Published versions kept per kind, each with the snapshot a rollback restores (default the last 10). */
   DESK_VERSIONS_KEPT: z.coerce.number().int().min(1).max(1000).default(10),
+  /**
+   * The heap (MB) of the worker thread that stages a large change: a 1,000,000-row branch file staged against
+   * the shipped data needs about 400; a file past it fails staging with a message saying to raise this.
+   */
+  OPS_STAGE_HEAP_MB: z.coerce.number().int().min(128).max(16384).default(768),
 });
 export type Config = z.infer<typeof environment>;
 

@@ -84,7 +84,11 @@ async function main() {
       maxBytes: config.OPS_UPLOAD_MAX_BYTES,
       maxUnpackedBytes: config.OPS_XLSX_MAX_UNPACKED_BYTES,
     },
-    desk: { changeTtlHours: config.DESK_CHANGE_TTL_HOURS, versionsKept: config.DESK_VERSIONS_KEPT },
+    desk: {
+      changeTtlHours: config.DESK_CHANGE_TTL_HOURS,
+      versionsKept: config.DESK_VERSIONS_KEPT,
+      stageHeapMb: config.OPS_STAGE_HEAP_MB,
+    },
     ops: {
       idleMs: config.OPS_SESSION_IDLE_MINUTES * 60_000,
       absoluteMs: config.OPS_SESSION_ABSOLUTE_HOURS * 3_600_000,

@@ -104,6 +104,19 @@ export const diffRowOf = (e: DiffEntry): DiffRow => [
   e.changedFields.join(' '),
 ];
 
+/** desk_diff's columns: the change, the entry's position, then a DiffRow. */
+export const DIFF_COLUMNS = [
+  'change_id',
+  'seq:int',
+  'op',
+  'country',
+  'bank_code',
+  'key_parts',
+  'before_fields',
+  'after_fields',
+  'changed_fields',
+];
+
 /** A removal share above this flags the change (more than 20 %). */
 export const REMOVAL_GUARD = 0.2;
 

@@ -32,9 +32,9 @@ import type { DataSet } from '../domain/data-set';
 import { KIND_DEFINITIONS } from '../importer/kinds';
 import { DataSetChangedError, type LookupStore } from '../store/store';
 import { deskDbOf, type DeskDb, type Row } from './db';
-import { describeGuard, rowsOfKind } from './diff';
+import { DIFF_COLUMNS, describeGuard, rowsOfKind } from './diff';
 import { buildChange, type StagedChange } from './prepare';
-import { stage } from './stage-in-worker';
+import { stage, type ServedInput, type StagedAgainst } from './stage-in-worker';
 import {
   DeskError,
   NotFoundError,
@@ -74,21 +74,10 @@ export interface DeskOptions {
   onPublished?: () => void | Promise<void>;
   /** Where to stage a file: a worker thread (true), this thread (false); absent: a worker from 4 MB. */
   stageInWorker?: boolean;
+  /** The staging worker's heap limit in MB (OPS_STAGE_HEAP_MB, default 768). */
+  stageHeapMb?: number;
   log?: (message: string) => void;
 }
-
-/** desk_diff's columns: the change, the entry's position, then a DiffRow. */
-const DIFF_COLUMNS = [
-  'change_id',
-  'seq:int',
-  'op',
-  'country',
-  'bank_code',
-  'key_parts',
-  'before_fields',
-  'after_fields',
-  'changed_fields',
-];
 
 const SYSTEM = { name: 'system', via: 'system' } as const;
 /** The longest an approval waits for this instance's search index to serve what it published. */
@@ -207,9 +196,8 @@ export class DeskEngine implements ChangeDesk {
     fileName: string,
     options: StageOptions,
   ): Promise<ChangeSummary> {
-    const { dataSet: served, version } = await this.store.readDataSet();
     let lastWrite = 0;
-    const staged = await this.stageAndSave(id, kind, source, fileName, served, version, {
+    const staged = await this.stageAndSave(id, kind, source, fileName, this.store, {
       reading: options.reading,
       maxUnpackedBytes: options.maxUnpackedBytes,
       onProgress: (progress) => {
@@ -249,10 +237,9 @@ export class DeskEngine implements ChangeDesk {
     kind: ChangeKind,
     source: string | Uint8Array,
     fileName: string,
-    served: DataSet,
-    baseVersion: string,
+    served: ServedInput,
     options: Omit<StageOptions, 'onEntries'> & { skipInvalid?: boolean } = {},
-  ): Promise<StagedChange> {
+  ): Promise<StagedAgainst> {
     await this.db.run('DELETE FROM desk_problems WHERE change_id = ?', [id]);
     await this.db.run('DELETE FROM desk_diff WHERE change_id = ?', [id]);
     let seq = 0;
@@ -263,6 +250,9 @@ export class DeskEngine implements ChangeDesk {
       served,
       bytes: typeof source === 'string' ? (await stat(source)).size : source.byteLength,
       inWorker: this.options.stageInWorker,
+      heapMb: this.options.stageHeapMb,
+      writeToSqlite:
+        this.store.source?.engine === 'sqlite' ? { file: this.store.source.file, changeId: id } : undefined,
       options,
       onRows: (rows) =>
         this.db.insertMany(
@@ -300,7 +290,7 @@ export class DeskEngine implements ChangeDesk {
         staged.diff ? JSON.stringify(staged.diff.summary) : null,
         staged.diff ? JSON.stringify(staged.diff.byBank) : null,
         JSON.stringify(ruleCounts),
-        baseVersion,
+        staged.baseVersion,
         now(),
         id,
       ],
@@ -611,7 +601,10 @@ export class DeskEngine implements ChangeDesk {
   ): Promise<never> {
     const row = await this.row(id);
     // Staged again: stageAndSave marks it staged, from approved.
-    const staged = await this.stageAndSave(id, kind, await this.fileOf(id), String(row.file_name), served, version);
+    const staged = await this.stageAndSave(id, kind, await this.fileOf(id), String(row.file_name), {
+      dataSet: served,
+      version,
+    });
     await this.recordOpsEvent({
       actor: actor.name,
       via: actor.via,
@@ -837,7 +830,8 @@ export class DeskEngine implements ChangeDesk {
    */
   async prepareFromShell(kind: ChangeKind, path: string, fileName: string, options: { skipInvalid?: boolean } = {}) {
     const { dataSet, version } = await this.store.readDataSet();
-    const prepared = await stage({ kind, source: path, fileName, served: dataSet, bytes: 0, inWorker: false, options });
+    const served = { dataSet, version };
+    const prepared = await stage({ kind, source: path, fileName, served, bytes: 0, inWorker: false, options });
     return { prepared, served: dataSet, version };
   }
 

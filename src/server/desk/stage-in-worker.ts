@@ -1,73 +1,101 @@
 import type { ChangeKind, StagingProgress } from '../../contract/ops-changes';
 import type { DataSet } from '../domain/data-set';
 import type { FileSource } from '../importer/layouts';
+import type { LookupStore, StoreSource } from '../store/store';
 import { startWorker } from '../worker-thread';
 import { diffRowOf, type DiffRow } from './diff';
 import { stageChange, type StageOptions, type StagedChange } from './prepare';
 
 // Staging on the machine's other core (stage-worker.ts) for a large file; a small one is staged in this thread
-// (a worker's start and the served data set's copy cost more than its rows). Either way the same stageChange
-// runs, and the difference's entries reach `onRows` as desk_diff rows, in order, one batch at a time.
+// (a worker's start costs more than its rows). Either way the same stageChange runs, and the difference's
+// entries reach `onRows` as desk_diff rows, in order, one batch at a time. In the worker the served data set is
+// read through the worker's own connection to the store, so the event loop answering lookups neither reads it
+// nor copies it; the worker's heap is bounded (OPS_STAGE_HEAP_MB).
 
 /** Files from this size (bytes) are staged in a worker. */
 export const STAGE_IN_WORKER_FROM_BYTES = 4 * 1024 * 1024;
 const BATCHES_AHEAD = 4;
 
+/** What a change is staged against: the served data set as read (and its version), or the store to read it from. */
+export type ServedInput = { dataSet: DataSet; version: string } | LookupStore;
+
 export interface StageJob {
   kind: ChangeKind;
   source: FileSource;
   fileName: string;
-  served: DataSet;
+  /** The served data set, or where the worker reads it. */
+  served: { dataSet: DataSet; version: string } | { store: StoreSource };
   options: Omit<StageOptions, 'onProgress' | 'onEntries'> & { onEntries?: true };
+  /** A SQLite store: the worker writes the entries into desk_diff itself, through its own connection. */
+  writeTo?: { file: string; changeId: string };
   inFlight: SharedArrayBuffer;
   batchesAhead: number;
 }
 
+/** A staged change and the data version it was staged against. */
+export type StagedAgainst = StagedChange & { baseVersion: string };
+
 export type StageMessage =
   | { type: 'progress'; progress: StagingProgress }
   | { type: 'entries'; rows: DiffRow[] }
-  | { type: 'done'; staged: StagedChange }
+  | { type: 'done'; staged: StagedAgainst }
   | { type: 'failed'; message: string };
 
 export interface StageInput {
   kind: ChangeKind;
   source: FileSource;
   fileName: string;
-  served: DataSet;
+  served: ServedInput;
   /** The file's size in bytes (where to stage it); `inWorker` decides instead when given. */
   bytes: number;
   inWorker?: boolean;
+  /** The worker's heap limit, MB (OPS_STAGE_HEAP_MB). */
+  heapMb?: number;
   options: Omit<StageOptions, 'onEntries'>;
   /** The entries as rows, in order; the next batch waits for the returned promise. */
   onRows?: (rows: DiffRow[]) => Promise<void>;
+  /**
+   * With a SQLite store, staged in a worker: the worker writes the entries into desk_diff under this change id
+   * itself (its own connection), and `onRows` is not called — the event loop answering lookups writes nothing.
+   */
+  writeToSqlite?: { file: string; changeId: string };
 }
 
-export async function stage(input: StageInput): Promise<StagedChange> {
-  const { onRows } = input;
+export const DEFAULT_STAGE_HEAP_MB = 768;
+
+const isStore = (served: ServedInput): served is LookupStore => 'readDataSet' in served;
+
+export async function stage(input: StageInput): Promise<StagedAgainst> {
+  const { onRows, served } = input;
   const inWorker = input.inWorker ?? input.bytes >= STAGE_IN_WORKER_FROM_BYTES;
   if (!inWorker) {
+    const { dataSet, version } = isStore(served) ? await served.readDataSet() : served;
     let writing = Promise.resolve();
-    const staged = await stageChange(input.kind, input.source, input.fileName, input.served, {
+    const staged = await stageChange(input.kind, input.source, input.fileName, dataSet, {
       ...input.options,
       onEntries: onRows ? (entries) => void (writing = writing.then(() => onRows(entries.map(diffRowOf)))) : undefined,
     });
     await writing;
-    return staged;
+    return { ...staged, baseVersion: version };
   }
   const { onProgress, ...options } = input.options;
   const inFlight = new SharedArrayBuffer(4);
   const counter = new Int32Array(inFlight);
+  const heapMb = input.heapMb ?? DEFAULT_STAGE_HEAP_MB;
   const job: StageJob = {
     kind: input.kind,
     source: input.source,
     fileName: input.fileName,
-    served: input.served,
+    served: !isStore(served) ? served : served.source ? { store: served.source } : await served.readDataSet(),
     options: { ...options, onEntries: onRows ? true : undefined },
+    writeTo: onRows ? input.writeToSqlite : undefined,
     inFlight,
     batchesAhead: BATCHES_AHEAD,
   };
-  const worker = startWorker(new URL('./stage-worker.js', import.meta.url), job);
-  return new Promise<StagedChange>((resolve, reject) => {
+  const worker = startWorker(new URL('./stage-worker.js', import.meta.url), job, {
+    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+  });
+  return new Promise<StagedAgainst>((resolve, reject) => {
     let writing = Promise.resolve();
     let settled = false;
     const settle = (outcome: () => void) => {
@@ -89,7 +117,17 @@ export async function stage(input: StageInput): Promise<StagedChange> {
       else if (message.type === 'done') void writing.then(() => settle(() => resolve(message.staged)));
       else settle(() => reject(new Error(`staging failed: ${message.message}`)));
     });
-    worker.on('error', (error) => settle(() => reject(error)));
+    worker.on('error', (error: Error & { code?: string }) =>
+      settle(() =>
+        reject(
+          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new Error(
+                `staging needs more memory than OPS_STAGE_HEAP_MB (${heapMb} MB) allows: raise it, or split the file`,
+              )
+            : error,
+        ),
+      ),
+    );
     worker.on('exit', (code) => {
       if (code !== 0) settle(() => reject(new Error(`the staging worker stopped (exit code ${code})`)));
     });

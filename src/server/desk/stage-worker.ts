@@ -1,33 +1,65 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { openOwnConnection } from '../store/own-connection';
 import { yieldToLookups } from '../worker-thread';
-import { diffRowOf } from './diff';
+import Database from 'better-sqlite3';
+import type { DiffEntry } from '../../contract/ops-changes';
+import { DIFF_COLUMNS, diffRowOf } from './diff';
 import { stageChange } from './prepare';
 import type { StageJob, StageMessage } from './stage-in-worker';
 
 // A worker thread of the operations desk: stages one change (prepare.ts, stageChange) on the machine's other
-// core, so the event loop that answers lookups only writes the difference's entries. Entries go out in batches
-// as desk_diff rows; when the writer falls behind by STAGE_BATCHES_AHEAD batches this thread waits (Atomics on
-// the shared counter), so the batches in flight never hold more than a few thousand entries.
+// core, at a lower priority than the lookups, so the event loop that answers them only writes the difference's
+// entries. It reads the served data set through its own connection to the store. Entries go out in batches as
+// desk_diff rows; when the writer falls behind by `batchesAhead` batches this thread waits (Atomics on the shared
+// counter), so the batches in flight never hold more than a few thousand entries.
 
 yieldToLookups();
 const job = workerData as StageJob;
 const post = (message: StageMessage) => parentPort!.postMessage(message);
 const inFlight = new Int32Array(job.inFlight);
+
+async function servedOf(served: StageJob['served']) {
+  if (!('store' in served)) return served;
+  const store = openOwnConnection(served.store);
+  try {
+    return await store.readDataSet();
+  } finally {
+    await store.close();
+  }
+}
+
+/** Writes batches of entries into desk_diff through this thread's own connection (a SQLite store). */
+function sqliteWriter(target: { file: string; changeId: string }) {
+  const db = new Database(target.file, { timeout: 30_000 });
+  const insert = db.prepare(`INSERT INTO desk_diff (${DIFF_COLUMNS.map((c) => c.replace(/:int$/, '')).join(', ')})
+    VALUES (${DIFF_COLUMNS.map(() => '?').join(', ')})`);
+  let seq = 0;
+  const write = db.transaction((entries: DiffEntry[]) => {
+    for (const entry of entries) insert.run(target.changeId, seq++, ...diffRowOf(entry));
+  });
+  return { write, close: () => db.close() };
+}
+
 try {
+  const { dataSet, version } = await servedOf(job.served);
   const { onEntries: wanted, ...options } = job.options;
-  const staged = await stageChange(job.kind, job.source, job.fileName, job.served, {
+  const writer = wanted && job.writeTo ? sqliteWriter(job.writeTo) : null;
+  const staged = await stageChange(job.kind, job.source, job.fileName, dataSet, {
     ...options,
     onProgress: (progress) => post({ type: 'progress', progress }),
-    onEntries: wanted
-      ? (entries) => {
-          for (let now = Atomics.load(inFlight, 0); now >= job.batchesAhead; now = Atomics.load(inFlight, 0))
-            Atomics.wait(inFlight, 0, now, 1000);
-          Atomics.add(inFlight, 0, 1);
-          post({ type: 'entries', rows: entries.map(diffRowOf) });
-        }
-      : undefined,
+    onEntries: writer
+      ? (entries) => writer.write(entries)
+      : wanted
+        ? (entries) => {
+            for (let now = Atomics.load(inFlight, 0); now >= job.batchesAhead; now = Atomics.load(inFlight, 0))
+              Atomics.wait(inFlight, 0, now, 1000);
+            Atomics.add(inFlight, 0, 1);
+            post({ type: 'entries', rows: entries.map(diffRowOf) });
+          }
+        : undefined,
   });
-  post({ type: 'done', staged });
+  writer?.close();
+  post({ type: 'done', staged: { ...staged, baseVersion: version } });
 } catch (error) {
   post({ type: 'failed', message: (error as Error).stack ?? String(error) });
 }

@@ -1,8 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { yieldToLookups } from '../worker-thread';
-import { PgStore } from '../store/postgres/pg-store';
-import { SqliteStore } from '../store/sqlite/sqlite-store';
-import type { LookupStore, StoreSource } from '../store/store';
+import { openOwnConnection } from '../store/own-connection';
+import type { StoreSource } from '../store/store';
 import { buildFromStore } from './read-data-set';
 import { indexSize, transferList, type SearchIndexData } from './build';
 import { SearchIndex } from './search-index';
@@ -15,18 +14,9 @@ export type IndexWorkerMessage =
   | { type: 'built'; data: SearchIndexData; buildMs: number; bytes: Record<string, number> }
   | { type: 'failed'; message: string };
 
-/** The worker's own connection: read-only, without a memory map, so reading a large file adds no resident pages. */
-function openSource(source: StoreSource): LookupStore {
-  if (source.engine === 'postgres')
-    return PgStore.open({ connectionString: source.connectionString, poolSize: 1, statementTimeoutMs: 600_000 });
-  const store = SqliteStore.open(source.file, { readonly: true });
-  store.db.pragma('mmap_size = 0');
-  return store;
-}
-
 async function run() {
   yieldToLookups();
-  const store = openSource(workerData as StoreSource);
+  const store = openOwnConnection(workerData as StoreSource);
   try {
     const started = performance.now();
     const data = await buildFromStore(store);
