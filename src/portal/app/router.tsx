@@ -44,7 +44,7 @@ function ScreenLoading({ pathname }: { pathname: string }) {
   const heading = HEADINGS[pathname as keyof typeof HEADINGS];
   const progress = <LinearProgress aria-label={t('app.loadingScreen')} />;
   return heading ? (
-    <Screen title={t(heading.title)} purpose={t(heading.purpose)}>
+    <Screen title={t(heading.title)} purpose={t(heading.purpose)} loading>
       {progress}
     </Screen>
   ) : (

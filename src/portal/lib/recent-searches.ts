@@ -68,7 +68,12 @@ export function rememberSearch(href: string) {
   write([{ href, at: new Date().toISOString() }, ...rest].slice(0, MAX_RECENT));
 }
 
+/** Clears so far: a search that settles after a clear it began before is not remembered (the teller cleared it). */
+let clears = 0;
+export const clearCount = () => clears;
+
 export function clearRecentSearches() {
+  clears++;
   try {
     localStorage.removeItem(RECENT_STORAGE_KEY);
   } catch {

@@ -4,8 +4,6 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gzip as gzipCallback, gunzip as gunzipCallback } from 'node:zlib';
-import { stringify } from 'csv-stringify/sync';
-import { toCsvCell } from '../../contract/csv-cell';
 import type {
   ApproveBody,
   AuditEntry,
@@ -28,12 +26,12 @@ import type {
   VersionSummary,
   VersionsQuery,
 } from '../../contract/ops-changes';
-import type { DataSet } from '../domain/data-set';
-import { KIND_DEFINITIONS } from '../importer/kinds';
-import { DataSetChangedError, type LookupStore } from '../store/store';
+import type { DataSet, DataSetSource } from '../domain/data-set';
+import type { LookupStore } from '../store/store';
 import { deskDbOf, type DeskDb, type Row } from './db';
-import { DIFF_COLUMNS, describeGuard, rowsOfKind } from './diff';
-import { buildChange, type StagedChange } from './prepare';
+import { DIFF_COLUMNS, describeGuard } from './diff';
+import { type StagedChange } from './prepare';
+import { PUBLISH_IN_WORKER_FROM_BYTES, publishChange, versionContentOf, type VersionContent } from './publish';
 import { stage, type ServedInput, type StagedAgainst } from './stage-in-worker';
 import {
   DeskError,
@@ -88,15 +86,6 @@ const page = <T>(data: T[], totalItems: number, pageNumber: number, pageSize: nu
   data,
   pagination: { pageNumber, pageSize, totalItems, totalPages: Math.ceil(totalItems / pageSize) },
 });
-
-/** The kind's rows of a data set as a file in its import format, gzip-compressed: a version's snapshot. */
-export async function snapshotOf(kind: ChangeKind, dataSet: DataSet): Promise<Buffer> {
-  const definition = KIND_DEFINITIONS[kind];
-  const cells = definition
-    .cells(dataSet)
-    .map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [column, toCsvCell(value)])));
-  return gzip(stringify(cells, { header: true, columns: [...definition.columns] }));
-}
 
 export class DeskEngine implements ChangeDesk {
   private readonly db: DeskDb;
@@ -541,17 +530,20 @@ export class DeskEngine implements ChangeDesk {
       throw new WrongStateError('the change was decided or changed meanwhile');
     let published = false;
     try {
-      const { dataSet: served, version } = await this.store.readDataSet();
-      if (version !== row.base_version) await this.restale(actor, id, summary.kind, served, version);
-      const next = await buildChange(summary.kind, await this.fileOf(id), summary.fileName, served);
-      if (!next) throw new WrongStateError('the change no longer validates against the published data');
-      try {
-        await this.store.replaceDataSet(next, { expectedVersion: version });
-      } catch (error) {
-        if (!(error instanceof DataSetChangedError)) throw error;
-        const current = await this.store.readDataSet();
-        await this.restale(actor, id, summary.kind, current.dataSet, current.version);
-      }
+      const version = await this.store.dataVersion();
+      if (version !== row.base_version) await this.restale(actor, id, summary.kind);
+      const [{ n }] = await this.db.all('SELECT count(*) AS n FROM desk_versions WHERE kind = ?', [summary.kind]);
+      const bytes = await this.fileOf(id);
+      const job = { kind: summary.kind, bytes, fileName: summary.fileName, expectedVersion: version };
+      const outcome = await publishChange(
+        this.store,
+        { ...job, baseline: Number(n) === 0 },
+        this.options.stageInWorker ?? bytes.byteLength >= PUBLISH_IN_WORKER_FROM_BYTES,
+      );
+      if (outcome.type === 'invalid')
+        throw new WrongStateError('the change no longer validates against the published data');
+      if (outcome.type === 'changed') await this.restale(actor, id, summary.kind);
+      if (outcome.type !== 'published') throw new Error('unreachable');
       published = true;
       const dataVersion = await this.store.dataVersion();
       const at = now();
@@ -560,7 +552,7 @@ export class DeskEngine implements ChangeDesk {
         decided_at: at,
         comment: decision.comment || null,
       });
-      const versionId = await this.recordVersion(summary, actor.name, served, next, dataVersion, at);
+      const versionId = await this.recordVersion(summary, actor.name, outcome.next, outcome.baseline, dataVersion, at);
       await this.recordOpsEvent({
         actor: actor.name,
         via: actor.via,
@@ -592,19 +584,11 @@ export class DeskEngine implements ChangeDesk {
    * The data changed under a change being approved: it is diffed again against what is served now (status
    * staged, a fresh difference and report) and the approval refused with StaleChangeError (409).
    */
-  private async restale(
-    actor: OpsActor,
-    id: string,
-    kind: ChangeKind,
-    served: DataSet,
-    version: string,
-  ): Promise<never> {
+  private async restale(actor: OpsActor, id: string, kind: ChangeKind): Promise<never> {
     const row = await this.row(id);
-    // Staged again: stageAndSave marks it staged, from approved.
-    const staged = await this.stageAndSave(id, kind, await this.fileOf(id), String(row.file_name), {
-      dataSet: served,
-      version,
-    });
+    // Staged again against what is served now: stageAndSave marks it staged, from approved.
+    const staged = await this.stageAndSave(id, kind, await this.fileOf(id), String(row.file_name), this.store);
+    const version = staged.baseVersion;
     await this.recordOpsEvent({
       actor: actor.name,
       via: actor.via,
@@ -677,15 +661,15 @@ export class DeskEngine implements ChangeDesk {
   private async recordVersion(
     change: Pick<ChangeSummary, 'id' | 'kind' | 'stagedBy' | 'fileName' | 'sha256' | 'countries' | 'diff'>,
     approvedBy: string,
-    served: DataSet,
-    next: DataSet,
+    next: VersionContent,
+    /** What the publish replaced, when it was the kind's first: kept as the baseline version. */
+    baseline: (VersionContent & { sources: DataSetSource[] }) | null,
     dataVersion: string,
     at: string,
   ): Promise<number> {
     const kind = change.kind;
-    const [{ n }] = await this.db.all('SELECT count(*) AS n FROM desk_versions WHERE kind = ?', [kind]);
-    if (Number(n) === 0) {
-      const sources = served.sources.filter((s) => s.kind === kind);
+    if (baseline) {
+      const sources = baseline.sources;
       await this.insertVersion({
         kind,
         changeId: null,
@@ -694,11 +678,11 @@ export class DeskEngine implements ChangeDesk {
         publishedAt: sources.map((s) => s.importedAt ?? '').sort()[0] || at,
         fileName: sources.map((s) => s.file).join(' ') || '(baseline)',
         sha256: sources.map((s) => s.sha256).join(' '),
-        rows: rowsOfKind(kind, served),
+        rows: baseline.rows,
         countries: [...new Set(sources.flatMap((s) => s.countries ?? []))].sort(),
         diff: null,
         dataVersion: '',
-        snapshot: await snapshotOf(kind, served),
+        snapshot: Buffer.from(baseline.snapshot),
       });
     }
     const id = await this.insertVersion({
@@ -709,11 +693,11 @@ export class DeskEngine implements ChangeDesk {
       publishedAt: at,
       fileName: change.fileName,
       sha256: change.sha256,
-      rows: rowsOfKind(kind, next),
+      rows: next.rows,
       countries: change.countries,
       diff: change.diff,
       dataVersion,
-      snapshot: await snapshotOf(kind, next),
+      snapshot: Buffer.from(next.snapshot),
     });
     await this.db.run(
       `DELETE FROM desk_versions WHERE kind = ? AND id NOT IN
@@ -876,6 +860,7 @@ export class DeskEngine implements ChangeDesk {
         'npm run import',
       ],
     );
+    const [{ n }] = await this.db.all('SELECT count(*) AS n FROM desk_versions WHERE kind = ?', [kind]);
     const versionId = await this.recordVersion(
       {
         id,
@@ -887,8 +872,10 @@ export class DeskEngine implements ChangeDesk {
         diff: prepared.diff?.summary ?? null,
       },
       actor.name,
-      served,
-      next,
+      await versionContentOf(kind, next),
+      Number(n) === 0
+        ? { ...(await versionContentOf(kind, served)), sources: served.sources.filter((s) => s.kind === kind) }
+        : null,
       dataVersion,
       at,
     );

@@ -8,7 +8,13 @@ import Stack from '@mui/material/Stack';
 import HistoryIcon from '@mui/icons-material/History';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import { useTranslation } from 'react-i18next';
-import { clearRecentSearches, isSearch, rememberSearch, useRecentSearches } from '../../lib/recent-searches';
+import {
+  clearCount,
+  clearRecentSearches,
+  isSearch,
+  rememberSearch,
+  useRecentSearches,
+} from '../../lib/recent-searches';
 import { selectionSearch } from '../../lib/url-state';
 
 /** A search is remembered once the teller has stopped changing it for this long (not every keystroke). */
@@ -24,7 +30,7 @@ function describe(href: string, screenName: (path: string) => string): string {
 }
 
 /** A screen's reset button and its recent searches (issue #25), at the top of every screen. */
-export function ScreenTools() {
+export function ScreenTools({ disabled = false }: { disabled?: boolean }) {
   const { t } = useTranslation();
   const [pathname, navigate] = useLocation();
   const search = useSearch();
@@ -32,10 +38,13 @@ export function ScreenTools() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
 
   useEffect(() => {
-    if (!isSearch(search)) return;
-    const timer = setTimeout(() => rememberSearch(`${pathname}?${search}`), SETTLED_MS);
+    if (disabled || !isSearch(search)) return;
+    const clearsBefore = clearCount();
+    const timer = setTimeout(() => {
+      if (clearCount() === clearsBefore) rememberSearch(`${pathname}?${search}`);
+    }, SETTLED_MS);
     return () => clearTimeout(timer);
-  }, [pathname, search]);
+  }, [disabled, pathname, search]);
 
   const screenName = (path: string) =>
     path.startsWith('/agents')
@@ -52,7 +61,7 @@ export function ScreenTools() {
         size="small"
         startIcon={<RestartAltIcon />}
         aria-label={t('teller.resetLabel')}
-        disabled={!isSearch(search)}
+        disabled={disabled || !isSearch(search)}
         // The country and mode stay (they are the app bar's); the screen's own fields empty.
         onClick={() => navigate(`${pathname}${selectionSearch(new URLSearchParams(search))}`)}
       >
@@ -65,6 +74,7 @@ export function ScreenTools() {
         aria-haspopup="menu"
         aria-expanded={anchor ? true : undefined}
         aria-controls={anchor ? 'recent-menu' : undefined}
+        disabled={disabled}
         onClick={(event) => setAnchor(event.currentTarget)}
       >
         {t('teller.recent')}

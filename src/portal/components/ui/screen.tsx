@@ -5,8 +5,22 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { ScreenTools } from './screen-tools';
 
-/** The frame of a screen: its heading, a one-line purpose, then the content. */
-export function Screen({ title, purpose, children }: { title: string; purpose: ReactNode; children: ReactNode }) {
+/**
+ * The frame of a screen: its heading, a one-line purpose, then the content. `loading`: the frame drawn while the
+ * screen's chunk is on its way — its tools are shown where they will be but cannot be used yet (a menu opened
+ * there would vanish when the screen lands).
+ */
+export function Screen({
+  title,
+  purpose,
+  children,
+  loading = false,
+}: {
+  title: string;
+  purpose: ReactNode;
+  children: ReactNode;
+  loading?: boolean;
+}) {
   return (
     <Stack spacing={2} component="section" aria-labelledby="screen-title">
       <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start', justifyContent: 'space-between' }}>
@@ -19,7 +33,7 @@ export function Screen({ title, purpose, children }: { title: string; purpose: R
             {purpose}
           </Typography>
         </div>
-        <ScreenTools />
+        <ScreenTools disabled={loading} />
       </Stack>
       {children}
     </Stack>

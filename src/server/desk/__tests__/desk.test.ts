@@ -156,6 +156,31 @@ describe.each(testEngines())('the operations desk on %s', (engine) => {
       if (name === 'edited') expect(staged[0].entries.length).toBe(5002);
       else expect(staged[0].problems.length).toBe(11);
     }
+
+    // Published by a worker thread through its own connection: served, a version with its snapshot, and the
+    // baseline before it; a rollback staged from that baseline (in a worker too) restores the shipped answers.
+    const worker = new DeskEngine(store, { stageInWorker: true });
+    try {
+      const moved = await worker.stage(alice, {
+        kind: 'branches',
+        path: writeBranchFile(dir, 'moved.csv', cases.edited),
+        fileName: 'moved.csv',
+      });
+      const published = await worker.approve(bob, moved.id, { comment: 'in a worker', confirmRemovals: false });
+      expect(published.status).toBe('published');
+      const names = (await bangladeshAnswers()).data.map((b) => b.branchName);
+      expect(names.some((n) => n.endsWith(' MOVED'))).toBe(true);
+      const versions = await worker.versions({ kind: 'branches', pageNumber: 1, pageSize: 10 });
+      expect(versions.data.map((v) => [v.changeId, v.rows, v.restorable])).toEqual([
+        [moved.id, (await store.readDataSet()).dataSet.branches.length, true],
+        [null, expect.any(Number), true],
+      ]);
+      const rollback = await worker.stageRollback(bob, versions.data[1].id);
+      await worker.approve(dora, rollback.id, { comment: 'back', confirmRemovals: true });
+      expect((await bangladeshAnswers()).data.map((b) => b.branchName).some((n) => n.endsWith(' MOVED'))).toBe(false);
+    } finally {
+      await worker.close();
+    }
   });
 
   it('keeps a file with bad rows, every fault with its value; it cannot be approved', async () => {

@@ -1,0 +1,114 @@
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
+import { stringify } from 'csv-stringify/sync';
+import { toCsvCell } from '../../contract/csv-cell';
+import type { ChangeKind } from '../../contract/ops-changes';
+import type { DataSet, DataSetSource } from '../domain/data-set';
+import { KIND_DEFINITIONS } from '../importer/kinds';
+import { DataSetChangedError, type LookupStore } from '../store/store';
+import { startWorker } from '../worker-thread';
+import { rowsOfKind } from './diff';
+import { buildChange } from './prepare';
+
+// Publishing an approved change: the new data set rebuilt from the kept file against what is served, written
+// through the store's replaceDataSet with the diffed data version expected (one transaction), and the snapshot
+// of the kind a rollback restores. A large change (4 MB kept or more) is published by a worker thread
+// (publish-worker.ts) at a lower priority, through its own connection to the store: the event loop that
+// answers lookups neither parses the file, builds the data set, writes it nor makes its snapshot.
+
+const gzip = promisify(gzipCallback);
+
+/** The kind's rows of a data set as a file in its import format, gzip-compressed: a version's snapshot. */
+export async function snapshotOf(kind: ChangeKind, dataSet: DataSet): Promise<Buffer> {
+  const definition = KIND_DEFINITIONS[kind];
+  const cells = definition
+    .cells(dataSet)
+    .map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [column, toCsvCell(value)])));
+  return gzip(stringify(cells, { header: true, columns: [...definition.columns] }));
+}
+
+export interface PublishJob {
+  kind: ChangeKind;
+  /** The change's kept file (import format). */
+  bytes: Uint8Array;
+  fileName: string;
+  /** The data version the change was diffed against: nothing is written if another is served. */
+  expectedVersion: string;
+  /** Whether to keep the data replaced as the baseline version (the kind's first publish). */
+  baseline: boolean;
+}
+
+/** A version's content: the kind's rows served and their snapshot. */
+export interface VersionContent {
+  rows: number;
+  snapshot: Uint8Array;
+}
+
+export type PublishOutcome =
+  | { type: 'published'; next: VersionContent; baseline: (VersionContent & { sources: DataSetSource[] }) | null }
+  /** Another data version is served: the change is to be diffed again. */
+  | { type: 'changed' }
+  /** The change no longer validates against the served data. */
+  | { type: 'invalid' };
+
+/** The kind's rows of a data set and their snapshot. */
+export const versionContentOf = async (kind: ChangeKind, dataSet: DataSet): Promise<VersionContent> => ({
+  rows: rowsOfKind(kind, dataSet),
+  snapshot: await snapshotOf(kind, dataSet),
+});
+
+/** Publishes on this connection (this thread, or the worker's own). */
+export async function publishOn(store: LookupStore, job: PublishJob): Promise<PublishOutcome> {
+  const { dataSet: served, version } = await store.readDataSet();
+  if (version !== job.expectedVersion) return { type: 'changed' };
+  const next = await buildChange(job.kind, job.bytes, job.fileName, served);
+  if (!next) return { type: 'invalid' };
+  try {
+    await store.replaceDataSet(next, { expectedVersion: version });
+  } catch (error) {
+    if (error instanceof DataSetChangedError) return { type: 'changed' };
+    throw error;
+  }
+  return {
+    type: 'published',
+    next: await versionContentOf(job.kind, next),
+    baseline: job.baseline
+      ? {
+          ...(await versionContentOf(job.kind, served)),
+          sources: served.sources.filter((s) => s.kind === job.kind),
+        }
+      : null,
+  };
+}
+
+/** Kept files from this size (bytes) are published by a worker thread. */
+export const PUBLISH_IN_WORKER_FROM_BYTES = 4 * 1024 * 1024;
+
+export type PublishMessage = { type: 'outcome'; outcome: PublishOutcome } | { type: 'failed'; message: string };
+
+export async function publishChange(
+  store: LookupStore,
+  job: PublishJob,
+  inWorker = job.bytes.byteLength >= PUBLISH_IN_WORKER_FROM_BYTES,
+): Promise<PublishOutcome> {
+  if (!inWorker || !store.source) return publishOn(store, job);
+  const worker = startWorker(new URL('./publish-worker.js', import.meta.url), { source: store.source, job });
+  return new Promise<PublishOutcome>((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      outcome();
+      void worker.terminate();
+    };
+    worker.on('message', (message: PublishMessage) =>
+      settle(() =>
+        message.type === 'outcome'
+          ? resolve(message.outcome)
+          : reject(new Error(`publishing failed: ${message.message}`)),
+      ),
+    );
+    worker.on('error', (error) => settle(() => reject(error)));
+    worker.on('exit', (code) => settle(() => reject(new Error(`the publishing worker stopped (exit code ${code})`))));
+  });
+}
