@@ -186,7 +186,7 @@ export class DeskEngine implements ChangeDesk {
     options: StageOptions,
   ): Promise<ChangeSummary> {
     let lastWrite = 0;
-    const staged = await this.stageAndSave(id, kind, source, fileName, this.store, {
+    const staged = await this.stageAndSave(id, kind, source, fileName, this.store, true, {
       reading: options.reading,
       maxUnpackedBytes: options.maxUnpackedBytes,
       onProgress: (progress) => {
@@ -202,7 +202,6 @@ export class DeskEngine implements ChangeDesk {
           .catch(() => {});
       },
     });
-    await this.db.run('UPDATE desk_changes SET file_gz = ? WHERE id = ?', [await this.keptGzip(staged), id]);
     options.onProgress?.({ phase: 'done', done: staged.rowsRead, total: staged.rowsRead });
     return this.summaryOf(id);
   }
@@ -227,6 +226,8 @@ export class DeskEngine implements ChangeDesk {
     source: string | Uint8Array,
     fileName: string,
     served: ServedInput,
+    /** Keep the file (a first staging; a re-diff reads the copy kept), before the change can be approved. */
+    keepFile: boolean,
     options: Omit<StageOptions, 'onEntries'> & { skipInvalid?: boolean } = {},
   ): Promise<StagedAgainst> {
     await this.db.run('DELETE FROM desk_problems WHERE change_id = ?', [id]);
@@ -265,6 +266,8 @@ export class DeskEngine implements ChangeDesk {
       rules.set(p.rule, counted);
     }
     const ruleCounts = [...rules.values()].sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
+    if (keepFile)
+      await this.db.run('UPDATE desk_changes SET file_gz = ? WHERE id = ?', [await this.keptGzip(staged), id]);
     await this.db.run(
       `UPDATE desk_changes SET status = 'staged', countries = ?, sha256 = ?, rows_read = ?, rows_valid = ?, rows_bad = ?,
          problem_count = ?, summary = ?, by_bank = ?, rule_counts = ?, base_version = ?, progress = NULL, updated_at = ?
@@ -587,7 +590,7 @@ export class DeskEngine implements ChangeDesk {
   private async restale(actor: OpsActor, id: string, kind: ChangeKind): Promise<never> {
     const row = await this.row(id);
     // Staged again against what is served now: stageAndSave marks it staged, from approved.
-    const staged = await this.stageAndSave(id, kind, await this.fileOf(id), String(row.file_name), this.store);
+    const staged = await this.stageAndSave(id, kind, await this.fileOf(id), String(row.file_name), this.store, false);
     const version = staged.baseVersion;
     await this.recordOpsEvent({
       actor: actor.name,

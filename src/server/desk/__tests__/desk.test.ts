@@ -7,6 +7,8 @@ import { LOOKUP_HEADERS, openTestStore, testEngines } from '../../../testing/tes
 import type { LookupStore } from '../../store/store';
 import type { DiffEntry, ValidationProblem } from '../../../contract/ops-changes';
 import { DeskEngine } from '../engine';
+import { SqliteStore } from '../../store/sqlite/sqlite-store';
+import type { PgStore } from '../../store/postgres/pg-store';
 import {
   OwnChangeError,
   RemovalsNotConfirmedError,
@@ -181,6 +183,25 @@ describe.each(testEngines())('the operations desk on %s', (engine) => {
     } finally {
       await worker.close();
     }
+  });
+
+  it('keeps the file before the change shows as staged: a checker who sees it staged can approve it', async () => {
+    const path = writeBranchFile(dir, 'bd-kept.csv', editedBangladesh(3));
+    const started = await desk.startStaging(alice, { kind: 'branches', path, fileName: 'bd-kept.csv' });
+    const seen: string[] = [];
+    for (let done = false; !done; await new Promise((resolve) => setImmediate(resolve))) {
+      const sql = 'SELECT status, file_gz IS NOT NULL AS kept FROM desk_changes WHERE id = ';
+      const row = (
+        store instanceof SqliteStore
+          ? store.db.prepare(`${sql}?`).get(started.id)
+          : (await (store as PgStore).pool.query(`${sql}$1`, [started.id])).rows[0]
+      ) as { status: string; kept: number | boolean };
+      seen.push(`${row.status}${row.kept ? '+file' : ''}`);
+      done = row.status !== 'validating';
+    }
+    await started.done;
+    expect(seen).not.toContain('staged');
+    expect(seen.at(-1)).toBe('staged+file');
   });
 
   it('keeps a file with bad rows, every fault with its value; it cannot be approved', async () => {
