@@ -30,11 +30,16 @@ const ADMIN = 'desk-admin';
 
 /** An ops account, made the documented way: `npm run ops-user`, the password from stdin, on the e2e data. */
 function addAccount(name: string, roles: string[]) {
-  execFileSync(
-    'npx',
-    ['tsx', 'scripts/ops-user.ts', 'add', name, ...roles.flatMap((role) => ['--role', role]), '--password-stdin'],
-    { input: `${PASSWORD}\n`, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR }, stdio: 'pipe' },
-  );
+  try {
+    execFileSync(
+      'npx',
+      ['tsx', 'scripts/ops-user.ts', 'add', name, ...roles.flatMap((role) => ['--role', role]), '--password-stdin'],
+      { input: `${PASSWORD}\n`, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR }, stdio: 'pipe' },
+    );
+  } catch (error) {
+    // A retry of the test finds the accounts its first attempt made (same name, roles and password).
+    if (!String((error as { stderr?: Buffer }).stderr ?? '').includes('already exists')) throw error;
+  }
 }
 
 const quote = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
@@ -195,6 +200,8 @@ test('maker stages, reads the errors, corrects; own approve refused; checker app
   await maker.page.getByRole('option', { name: 'Changed' }).click();
   await expect(maker.page.getByTestId('diff-added')).toHaveCount(0);
   await expect(maker.page.getByTestId('diff-changed')).toHaveCount(2);
+  // The filter's list has closed (a list fading out reads as low contrast to axe).
+  await expect(maker.page.locator('li[data-value]')).toHaveCount(0);
   await expectAccessible(maker.page);
   await maker.page.screenshot({ path: 'docs/screenshots/ops-diff.png', fullPage: true });
 
