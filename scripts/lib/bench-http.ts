@@ -32,6 +32,11 @@ export interface LoadOptions {
   seconds: number;
   /** wrk threads (default 2: the machine's cores). */
   threads?: number;
+  /**
+   * A pause (ms) each connection takes after an answer before its next request, like a teller reading it
+   * (wrk's delay()): a steady load below the machine's saturation. Unset: the closed loop at full speed.
+   */
+  thinkMs?: number;
 }
 
 /**
@@ -84,7 +89,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   try {
     const script = join(dir, 'rotate.lua');
     const pathsFile = join(dir, 'paths.txt');
-    writeFileSync(script, SCRIPT);
+    writeFileSync(
+      script,
+      options.thinkMs ? `${SCRIPT}\nfunction delay()\n  return ${Math.round(options.thinkMs)}\nend\n` : SCRIPT,
+    );
     writeFileSync(pathsFile, `${options.paths.join('\n')}\n`);
     const headers = Object.entries({ ...LOOKUP_HEADERS, ...options.headers }).flatMap(([name, value]) => [
       '-H',

@@ -31,7 +31,7 @@ import type { LookupStore } from '../store/store';
 import { deskDbOf, type DeskDb, type Row } from './db';
 import { DIFF_COLUMNS, describeGuard } from './diff';
 import { type StagedChange } from './prepare';
-import { PUBLISH_IN_WORKER_FROM_BYTES, publishChange, versionContentOf, type VersionContent } from './publish';
+import { PUBLISH_IN_WORKER_FROM_GZ_BYTES, publishChange, versionContentOf, type VersionContent } from './publish';
 import { stage, type ServedInput, type StagedAgainst } from './stage-in-worker';
 import {
   DeskError,
@@ -241,6 +241,7 @@ export class DeskEngine implements ChangeDesk {
       bytes: typeof source === 'string' ? (await stat(source)).size : source.byteLength,
       inWorker: this.options.stageInWorker,
       heapMb: this.options.stageHeapMb,
+      keepFile,
       writeToSqlite:
         this.store.source?.engine === 'sqlite' ? { file: this.store.source.file, changeId: id } : undefined,
       options,
@@ -266,8 +267,13 @@ export class DeskEngine implements ChangeDesk {
       rules.set(p.rule, counted);
     }
     const ruleCounts = [...rules.values()].sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
-    if (keepFile)
-      await this.db.run('UPDATE desk_changes SET file_gz = ? WHERE id = ?', [await this.keptGzip(staged), id]);
+    if (keepFile && staged.keptGz !== 'written')
+      await this.db.run('UPDATE desk_changes SET file_gz = ? WHERE id = ?', [
+        staged.keptGz
+          ? Buffer.from(staged.keptGz.buffer, staged.keptGz.byteOffset, staged.keptGz.byteLength)
+          : await this.keptGzip(staged),
+        id,
+      ]);
     await this.db.run(
       `UPDATE desk_changes SET status = 'staged', countries = ?, sha256 = ?, rows_read = ?, rows_valid = ?, rows_bad = ?,
          problem_count = ?, summary = ?, by_bank = ?, rule_counts = ?, base_version = ?, progress = NULL, updated_at = ?
@@ -536,12 +542,12 @@ export class DeskEngine implements ChangeDesk {
       const version = await this.store.dataVersion();
       if (version !== row.base_version) await this.restale(actor, id, summary.kind);
       const [{ n }] = await this.db.all('SELECT count(*) AS n FROM desk_versions WHERE kind = ?', [summary.kind]);
-      const bytes = await this.fileOf(id);
-      const job = { kind: summary.kind, bytes, fileName: summary.fileName, expectedVersion: version };
+      const gz = await this.keptGzipOf(id);
+      const job = { kind: summary.kind, gz, fileName: summary.fileName, expectedVersion: version };
       const outcome = await publishChange(
         this.store,
         { ...job, baseline: Number(n) === 0 },
-        this.options.stageInWorker ?? bytes.byteLength >= PUBLISH_IN_WORKER_FROM_BYTES,
+        this.options.stageInWorker ?? gz.byteLength >= PUBLISH_IN_WORKER_FROM_GZ_BYTES,
       );
       if (outcome.type === 'invalid')
         throw new WrongStateError('the change no longer validates against the published data');
@@ -602,10 +608,14 @@ export class DeskEngine implements ChangeDesk {
     throw new StaleChangeError(await this.summaryOf(id), String(row.base_version), version);
   }
 
-  private async fileOf(id: string): Promise<Buffer> {
+  private async keptGzipOf(id: string): Promise<Buffer> {
     const [row] = await this.db.all('SELECT file_gz FROM desk_changes WHERE id = ?', [id]);
     if (!row?.file_gz) throw new WrongStateError('the change has no file kept');
-    return gunzip(row.file_gz as Buffer);
+    return row.file_gz as Buffer;
+  }
+
+  private async fileOf(id: string): Promise<Buffer> {
+    return gunzip(await this.keptGzipOf(id));
   }
 
   async reject(actor: OpsActor, id: string, body: RejectBody): Promise<ChangeSummary> {

@@ -1,5 +1,6 @@
+import { isMainThread } from 'node:worker_threads';
 import { promisify } from 'node:util';
-import { gzip as gzipCallback } from 'node:zlib';
+import { gunzip as gunzipCallback, gunzipSync, gzip as gzipCallback, gzipSync } from 'node:zlib';
 import { stringify } from 'csv-stringify/sync';
 import { toCsvCell } from '../../contract/csv-cell';
 import type { ChangeKind } from '../../contract/ops-changes';
@@ -16,7 +17,14 @@ import { buildChange } from './prepare';
 // (publish-worker.ts) at a lower priority, through its own connection to the store: the event loop that
 // answers lookups neither parses the file, builds the data set, writes it nor makes its snapshot.
 
-const gzip = promisify(gzipCallback);
+const gzipAsync = promisify(gzipCallback);
+const gunzipAsync = promisify(gunzipCallback);
+
+// On the main thread zlib runs on libuv's pool (the event loop stays free); in a desk worker it runs on the
+// worker's own thread, at the worker's lower priority (the pool's threads are not lowered, and would compete
+// with the lookups on a 2-core machine).
+const gzip = (data: string | Uint8Array) => (isMainThread ? gzipAsync(data) : Promise.resolve(gzipSync(data)));
+const gunzip = (data: Uint8Array) => (isMainThread ? gunzipAsync(data) : Promise.resolve(gunzipSync(data)));
 
 /** The kind's rows of a data set as a file in its import format, gzip-compressed: a version's snapshot. */
 export async function snapshotOf(kind: ChangeKind, dataSet: DataSet): Promise<Buffer> {
@@ -29,8 +37,8 @@ export async function snapshotOf(kind: ChangeKind, dataSet: DataSet): Promise<Bu
 
 export interface PublishJob {
   kind: ChangeKind;
-  /** The change's kept file (import format). */
-  bytes: Uint8Array;
+  /** The change's kept file (import format), gzip-compressed as kept: unpacked where the rows are read. */
+  gz: Uint8Array;
   fileName: string;
   /** The data version the change was diffed against: nothing is written if another is served. */
   expectedVersion: string;
@@ -61,7 +69,7 @@ export const versionContentOf = async (kind: ChangeKind, dataSet: DataSet): Prom
 export async function publishOn(store: LookupStore, job: PublishJob): Promise<PublishOutcome> {
   const { dataSet: served, version } = await store.readDataSet();
   if (version !== job.expectedVersion) return { type: 'changed' };
-  const next = await buildChange(job.kind, job.bytes, job.fileName, served);
+  const next = await buildChange(job.kind, await gunzip(job.gz), job.fileName, served);
   if (!next) return { type: 'invalid' };
   try {
     await store.replaceDataSet(next, { expectedVersion: version });
@@ -81,15 +89,15 @@ export async function publishOn(store: LookupStore, job: PublishJob): Promise<Pu
   };
 }
 
-/** Kept files from this size (bytes) are published by a worker thread. */
-export const PUBLISH_IN_WORKER_FROM_BYTES = 4 * 1024 * 1024;
+/** Kept files from this size (bytes, gzip-compressed) are published by a worker thread. */
+export const PUBLISH_IN_WORKER_FROM_GZ_BYTES = 1024 * 1024;
 
 export type PublishMessage = { type: 'outcome'; outcome: PublishOutcome } | { type: 'failed'; message: string };
 
 export async function publishChange(
   store: LookupStore,
   job: PublishJob,
-  inWorker = job.bytes.byteLength >= PUBLISH_IN_WORKER_FROM_BYTES,
+  inWorker = job.gz.byteLength >= PUBLISH_IN_WORKER_FROM_GZ_BYTES,
 ): Promise<PublishOutcome> {
   if (!inWorker || !store.source) return publishOn(store, job);
   const worker = startWorker(new URL('./publish-worker.js', import.meta.url), { source: store.source, job });

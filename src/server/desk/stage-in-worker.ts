@@ -28,12 +28,17 @@ export interface StageJob {
   options: Omit<StageOptions, 'onProgress' | 'onEntries'> & { onEntries?: true };
   /** A SQLite store: the worker writes the entries into desk_diff itself, through its own connection. */
   writeTo?: { file: string; changeId: string };
+  /** Keep the file: the worker compresses it (and with writeTo, stores it in desk_changes.file_gz itself). */
+  keepFile?: boolean;
   inFlight: SharedArrayBuffer;
   batchesAhead: number;
 }
 
-/** A staged change and the data version it was staged against. */
-export type StagedAgainst = StagedChange & { baseVersion: string };
+/**
+ * A staged change and the data version it was staged against; staged in a worker with keepFile, its file's
+ * gzip copy, or 'written' where the worker stored it in desk_changes.file_gz itself.
+ */
+export type StagedAgainst = StagedChange & { baseVersion: string; keptGz?: Uint8Array | 'written' };
 
 export type StageMessage =
   | { type: 'progress'; progress: StagingProgress }
@@ -51,6 +56,8 @@ export interface StageInput {
   inWorker?: boolean;
   /** The worker's heap limit, MB (OPS_STAGE_HEAP_MB). */
   heapMb?: number;
+  /** A worker compresses the kept file on its own thread (StagedAgainst.keptGz). */
+  keepFile?: boolean;
   options: Omit<StageOptions, 'onEntries'>;
   /** The entries as rows, in order; the next batch waits for the returned promise. */
   onRows?: (rows: DiffRow[]) => Promise<void>;
@@ -89,6 +96,7 @@ export async function stage(input: StageInput): Promise<StagedAgainst> {
     served: !isStore(served) ? served : served.source ? { store: served.source } : await served.readDataSet(),
     options: { ...options, onEntries: onRows ? true : undefined },
     writeTo: onRows ? input.writeToSqlite : undefined,
+    keepFile: input.keepFile,
     inFlight,
     batchesAhead: BATCHES_AHEAD,
   };

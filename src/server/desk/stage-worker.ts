@@ -1,10 +1,12 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
+import { constants, gzipSync } from 'node:zlib';
 import { openOwnConnection } from '../store/own-connection';
 import { yieldToLookups } from '../worker-thread';
 import Database from 'better-sqlite3';
 import type { DiffEntry } from '../../contract/ops-changes';
 import { DIFF_COLUMNS, diffRowOf } from './diff';
-import { stageChange } from './prepare';
+import { stageChange, type StagedChange } from './prepare';
 import type { StageJob, StageMessage } from './stage-in-worker';
 
 // A worker thread of the operations desk: stages one change (prepare.ts, stageChange) on the machine's other
@@ -28,6 +30,30 @@ async function servedOf(served: StageJob['served']) {
   }
 }
 
+const GZIP_MEMBER_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The kept file gzip-compressed on this thread (zlib's async streams would run on libuv's pool, whose threads
+ * compete with the lookups at full priority): one gzip member per 8 MB, which gunzip reads as one stream.
+ */
+function keptGzip(kept: StagedChange['kept']): Buffer {
+  const parts: Buffer[] = [];
+  const pack = (chunk: Uint8Array) => parts.push(gzipSync(chunk, { level: constants.Z_BEST_SPEED }));
+  if ('bytes' in kept) {
+    for (let at = 0; at < kept.bytes.byteLength; at += GZIP_MEMBER_BYTES)
+      pack(kept.bytes.subarray(at, at + GZIP_MEMBER_BYTES));
+  } else {
+    const fd = openSync(kept.path, 'r');
+    try {
+      const buffer = Buffer.allocUnsafe(GZIP_MEMBER_BYTES);
+      for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) pack(buffer.subarray(0, n));
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return Buffer.concat(parts);
+}
+
 /** Writes batches of entries into desk_diff through this thread's own connection (a SQLite store). */
 function sqliteWriter(target: { file: string; changeId: string }) {
   const db = new Database(target.file, { timeout: 30_000 });
@@ -37,7 +63,8 @@ function sqliteWriter(target: { file: string; changeId: string }) {
   const write = db.transaction((entries: DiffEntry[]) => {
     for (const entry of entries) insert.run(target.changeId, seq++, ...diffRowOf(entry));
   });
-  return { write, close: () => db.close() };
+  const keep = (gz: Buffer) => db.prepare('UPDATE desk_changes SET file_gz = ? WHERE id = ?').run(gz, target.changeId);
+  return { write, keep, close: () => db.close() };
 }
 
 try {
@@ -58,8 +85,16 @@ try {
           }
         : undefined,
   });
+  let keptGz: Uint8Array | 'written' | undefined;
+  if (job.keepFile) {
+    const gz = keptGzip(staged.kept);
+    if (writer) {
+      writer.keep(gz);
+      keptGz = 'written';
+    } else keptGz = gz;
+  }
   writer?.close();
-  post({ type: 'done', staged: { ...staged, baseVersion: version } });
+  post({ type: 'done', staged: { ...staged, baseVersion: version, keptGz } });
 } catch (error) {
   post({ type: 'failed', message: (error as Error).stack ?? String(error) });
 }
