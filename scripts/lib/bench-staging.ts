@@ -119,7 +119,11 @@ export async function runStagingBench(options: { rows: number; port: number; out
   let tick = performance.now();
   const stallWatch = setInterval(() => {
     const at = performance.now();
-    if (at - tick > 110) stalls.push(`${((at - runStarted) / 1000).toFixed(1)} s: ${(at - tick - 10).toFixed(0)} ms`);
+    // With the monotonic time in µs (a CPU profile's clock: npm run profile:summary -- --window).
+    if (at - tick > 110)
+      stalls.push(
+        `${((at - runStarted) / 1000).toFixed(1)} s: ${(at - tick - 10).toFixed(0)} ms (µs ${process.hrtime.bigint() / 1000n})`,
+      );
     tick = at;
   }, 10);
   const mark = (what: string) => stalls.push(`${((performance.now() - runStarted) / 1000).toFixed(1)} s: ${what}`);
