@@ -31,6 +31,7 @@ import type { LookupStore } from '../store/store';
 import { deskDbOf, type DeskDb, type Row } from './db';
 import { DIFF_COLUMNS, describeGuard } from './diff';
 import { type StagedChange } from './prepare';
+import { KEEP_FILE_SQL } from './kept-file';
 import { PUBLISH_IN_WORKER_FROM_GZ_BYTES, publishChange, versionContentOf, type VersionContent } from './publish';
 import { stage, type ServedInput, type StagedAgainst } from './stage-in-worker';
 import {
@@ -268,11 +269,11 @@ export class DeskEngine implements ChangeDesk {
     }
     const ruleCounts = [...rules.values()].sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
     if (keepFile && staged.keptGz !== 'written')
-      await this.db.run('UPDATE desk_changes SET file_gz = ? WHERE id = ?', [
+      await this.db.run(KEEP_FILE_SQL, [
+        id,
         staged.keptGz
           ? Buffer.from(staged.keptGz.buffer, staged.keptGz.byteOffset, staged.keptGz.byteLength)
           : await this.keptGzip(staged),
-        id,
       ]);
     await this.db.run(
       `UPDATE desk_changes SET status = 'staged', countries = ?, sha256 = ?, rows_read = ?, rows_valid = ?, rows_bad = ?,
@@ -609,7 +610,7 @@ export class DeskEngine implements ChangeDesk {
   }
 
   private async keptGzipOf(id: string): Promise<Buffer> {
-    const [row] = await this.db.all('SELECT file_gz FROM desk_changes WHERE id = ?', [id]);
+    const [row] = await this.db.all('SELECT file_gz FROM desk_files WHERE change_id = ?', [id]);
     if (!row?.file_gz) throw new WrongStateError('the change has no file kept');
     return row.file_gz as Buffer;
   }

@@ -28,7 +28,7 @@ export interface StageJob {
   options: Omit<StageOptions, 'onProgress' | 'onEntries'> & { onEntries?: true };
   /** A SQLite store: the worker writes the entries into desk_diff itself, through its own connection. */
   writeTo?: { file: string; changeId: string };
-  /** Keep the file: the worker compresses it (and with writeTo, stores it in desk_changes.file_gz itself). */
+  /** Keep the file: the worker compresses it (and with writeTo, stores it in desk_files itself). */
   keepFile?: boolean;
   inFlight: SharedArrayBuffer;
   batchesAhead: number;
@@ -36,7 +36,7 @@ export interface StageJob {
 
 /**
  * A staged change and the data version it was staged against; staged in a worker with keepFile, its file's
- * gzip copy, or 'written' where the worker stored it in desk_changes.file_gz itself.
+ * gzip copy, or 'written' where the worker stored it in desk_files itself.
  */
 export type StagedAgainst = StagedChange & { baseVersion: string; keptGz?: Uint8Array | 'written' };
 

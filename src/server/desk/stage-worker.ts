@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import type { DiffEntry } from '../../contract/ops-changes';
 import { DIFF_COLUMNS, diffRowOf } from './diff';
 import { stageChange, type StagedChange } from './prepare';
+import { KEEP_FILE_SQL } from './kept-file';
 import type { StageJob, StageMessage } from './stage-in-worker';
 
 // A worker thread of the operations desk: stages one change (prepare.ts, stageChange) on the machine's other
@@ -63,7 +64,7 @@ function sqliteWriter(target: { file: string; changeId: string }) {
   const write = db.transaction((entries: DiffEntry[]) => {
     for (const entry of entries) insert.run(target.changeId, seq++, ...diffRowOf(entry));
   });
-  const keep = (gz: Buffer) => db.prepare('UPDATE desk_changes SET file_gz = ? WHERE id = ?').run(gz, target.changeId);
+  const keep = (gz: Buffer) => db.prepare(KEEP_FILE_SQL).run(target.changeId, gz);
   return { write, keep, close: () => db.close() };
 }
 

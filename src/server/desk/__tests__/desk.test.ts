@@ -190,7 +190,8 @@ describe.each(testEngines())('the operations desk on %s', (engine) => {
     const started = await desk.startStaging(alice, { kind: 'branches', path, fileName: 'bd-kept.csv' });
     const seen: string[] = [];
     for (let done = false; !done; await new Promise((resolve) => setImmediate(resolve))) {
-      const sql = 'SELECT status, file_gz IS NOT NULL AS kept FROM desk_changes WHERE id = ';
+      const sql =
+        'SELECT status, EXISTS (SELECT 1 FROM desk_files f WHERE f.change_id = c.id) AS kept FROM desk_changes c WHERE id = ';
       const row = (
         store instanceof SqliteStore
           ? store.db.prepare(`${sql}?`).get(started.id)
