@@ -696,7 +696,7 @@ export class DeskEngine implements ChangeDesk {
         countries: [...new Set(sources.flatMap((s) => s.countries ?? []))].sort(),
         diff: null,
         dataVersion: '',
-        snapshot: Buffer.from(baseline.snapshot),
+        snapshotId: baseline.snapshotId,
       });
     }
     const id = await this.insertVersion({
@@ -711,20 +711,25 @@ export class DeskEngine implements ChangeDesk {
       countries: change.countries,
       diff: change.diff,
       dataVersion,
-      snapshot: Buffer.from(next.snapshot),
+      snapshotId: next.snapshotId,
     });
-    await this.db.run(
-      `DELETE FROM desk_versions WHERE kind = ? AND id NOT IN
-         (SELECT id FROM (SELECT id FROM desk_versions WHERE kind = ? ORDER BY id DESC LIMIT ?) AS kept)`,
-      [kind, kind, this.versionsKept],
+    // Past the retention: the versions, then their snapshots (which they point at).
+    const beyond = `FROM desk_versions WHERE kind = ? AND id NOT IN
+      (SELECT id FROM (SELECT id FROM desk_versions WHERE kind = ? ORDER BY id DESC LIMIT ?) AS kept)`;
+    const params = [kind, kind, this.versionsKept];
+    const snapshots = (await this.db.all(`SELECT snapshot_id ${beyond} AND snapshot_id IS NOT NULL`, params)).map(
+      (r) => r.snapshot_id,
     );
+    await this.db.run(`DELETE ${beyond}`, params);
+    if (snapshots.length > 0)
+      await this.db.run(`DELETE FROM desk_snapshots WHERE id IN (${snapshots.map(() => '?').join(', ')})`, snapshots);
     return id;
   }
 
-  private async insertVersion(v: Omit<VersionSummary, 'id' | 'restorable'> & { snapshot: Buffer }): Promise<number> {
+  private async insertVersion(v: Omit<VersionSummary, 'id' | 'restorable'> & { snapshotId: number }): Promise<number> {
     const [row] = await this.db.all(
       `INSERT INTO desk_versions (kind, change_id, staged_by, approved_by, published_at, file_name, sha256, rows, countries,
-         summary, data_version, snapshot_gz) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+         summary, data_version, snapshot_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       [
         v.kind,
         v.changeId,
@@ -737,7 +742,7 @@ export class DeskEngine implements ChangeDesk {
         v.countries.join(' '),
         v.diff ? JSON.stringify(v.diff) : null,
         v.dataVersion,
-        v.snapshot,
+        v.snapshotId,
       ],
     );
     return Number(row.id);
@@ -749,7 +754,7 @@ export class DeskEngine implements ChangeDesk {
     const [{ n }] = await this.db.all(`SELECT count(*) AS n FROM desk_versions ${filter}`, params);
     const rows = await this.db.all(
       `SELECT id, kind, change_id, staged_by, approved_by, published_at, file_name, sha256, rows, countries, summary,
-         data_version, snapshot_gz IS NOT NULL AS restorable FROM desk_versions ${filter} ORDER BY id DESC LIMIT ? OFFSET ?`,
+         data_version, snapshot_id IS NOT NULL AS restorable FROM desk_versions ${filter} ORDER BY id DESC LIMIT ? OFFSET ?`,
       [...params, query.pageSize, (query.pageNumber - 1) * query.pageSize],
     );
     return page(
@@ -800,9 +805,11 @@ export class DeskEngine implements ChangeDesk {
 
   async startRollback(actor: OpsActor, versionId: number, options: StageOptions = {}): Promise<StartedStaging> {
     if (!hasRole(actor, 'checker')) throw new RoleRequiredError('checker', 'rolling back');
-    const [version] = await this.db.all('SELECT id, kind, file_name, snapshot_gz FROM desk_versions WHERE id = ?', [
-      versionId,
-    ]);
+    const [version] = await this.db.all(
+      `SELECT v.id, v.kind, v.file_name, s.snapshot_gz FROM desk_versions v
+         LEFT JOIN desk_snapshots s ON s.id = v.snapshot_id WHERE v.id = ?`,
+      [versionId],
+    );
     if (!version) throw new NotFoundError(`version ${versionId}`);
     if (!version.snapshot_gz) throw new WrongStateError(`version ${versionId} has no snapshot kept`);
     const bytes = await gunzip(version.snapshot_gz as Buffer);
@@ -886,9 +893,12 @@ export class DeskEngine implements ChangeDesk {
         diff: prepared.diff?.summary ?? null,
       },
       actor.name,
-      await versionContentOf(kind, next),
+      await versionContentOf(this.store, kind, next),
       Number(n) === 0
-        ? { ...(await versionContentOf(kind, served)), sources: served.sources.filter((s) => s.kind === kind) }
+        ? {
+            ...(await versionContentOf(this.store, kind, served)),
+            sources: served.sources.filter((s) => s.kind === kind),
+          }
         : null,
       dataVersion,
       at,

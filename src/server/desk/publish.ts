@@ -8,14 +8,17 @@ import type { DataSet, DataSetSource } from '../domain/data-set';
 import { KIND_DEFINITIONS } from '../importer/kinds';
 import { DataSetChangedError, type LookupStore } from '../store/store';
 import { startWorker } from '../worker-thread';
+import { deskDbOf } from './db';
 import { rowsOfKind } from './diff';
+import { KEEP_SNAPSHOT_SQL } from './kept-file';
 import { buildChange } from './prepare';
 
 // Publishing an approved change: the new data set rebuilt from the kept file against what is served, written
 // through the store's replaceDataSet with the diffed data version expected (one transaction), and the snapshot
-// of the kind a rollback restores. A large change (4 MB kept or more) is published by a worker thread
-// (publish-worker.ts) at a lower priority, through its own connection to the store: the event loop that
-// answers lookups neither parses the file, builds the data set, writes it nor makes its snapshot.
+// of the kind a rollback restores, kept in desk_snapshots. A large change (1 MB kept, gzip, or more) is published
+// by a worker thread (publish-worker.ts) at a lower priority, through its own connection to the store: the event
+// loop that answers lookups neither parses the file, builds the data set, writes it nor makes or keeps its
+// snapshot (it only records the version, pointing at the snapshot kept).
 
 const gzipAsync = promisify(gzipCallback);
 const gunzipAsync = promisify(gunzipCallback);
@@ -46,10 +49,10 @@ export interface PublishJob {
   baseline: boolean;
 }
 
-/** A version's content: the kind's rows served and their snapshot. */
+/** A version's content: the kind's rows served and their snapshot, kept in desk_snapshots under this id. */
 export interface VersionContent {
   rows: number;
-  snapshot: Uint8Array;
+  snapshotId: number;
 }
 
 export type PublishOutcome =
@@ -59,11 +62,15 @@ export type PublishOutcome =
   /** The change no longer validates against the served data. */
   | { type: 'invalid' };
 
-/** The kind's rows of a data set and their snapshot. */
-export const versionContentOf = async (kind: ChangeKind, dataSet: DataSet): Promise<VersionContent> => ({
-  rows: rowsOfKind(kind, dataSet),
-  snapshot: await snapshotOf(kind, dataSet),
-});
+/** The kind's rows of a data set, and their snapshot kept in the store's desk_snapshots (this connection). */
+export async function versionContentOf(
+  store: LookupStore,
+  kind: ChangeKind,
+  dataSet: DataSet,
+): Promise<VersionContent> {
+  const [row] = await deskDbOf(store).all(KEEP_SNAPSHOT_SQL, [await snapshotOf(kind, dataSet)]);
+  return { rows: rowsOfKind(kind, dataSet), snapshotId: Number(row.id) };
+}
 
 /** Publishes on this connection (this thread, or the worker's own). */
 export async function publishOn(store: LookupStore, job: PublishJob): Promise<PublishOutcome> {
@@ -79,10 +86,10 @@ export async function publishOn(store: LookupStore, job: PublishJob): Promise<Pu
   }
   return {
     type: 'published',
-    next: await versionContentOf(job.kind, next),
+    next: await versionContentOf(store, job.kind, next),
     baseline: job.baseline
       ? {
-          ...(await versionContentOf(job.kind, served)),
+          ...(await versionContentOf(store, job.kind, served)),
           sources: served.sources.filter((s) => s.kind === job.kind),
         }
       : null,

@@ -7,6 +7,7 @@ import { LOOKUP_HEADERS, openTestStore, testEngines } from '../../../testing/tes
 import type { LookupStore } from '../../store/store';
 import type { DiffEntry, ValidationProblem } from '../../../contract/ops-changes';
 import { DeskEngine } from '../engine';
+import { deskDbOf } from '../db';
 import { SqliteStore } from '../../store/sqlite/sqlite-store';
 import type { PgStore } from '../../store/postgres/pg-store';
 import {
@@ -341,6 +342,12 @@ describe.each(testEngines())('the operations desk on %s', (engine) => {
       'bd-17.csv',
     ]);
     await expect(desk.stageRollback(bob, baseline.id)).rejects.toThrow(/does not exist/);
+    // The snapshots went with their versions: those kept (3) are all that is left in desk_snapshots.
+    const db = deskDbOf(store);
+    const snapshots = await db.all('SELECT id FROM desk_snapshots ORDER BY id');
+    const pointedAt = await db.all('SELECT snapshot_id AS id FROM desk_versions ORDER BY snapshot_id');
+    expect(snapshots.map((r) => Number(r.id))).toEqual(pointedAt.map((r) => Number(r.id)));
+    expect(snapshots).toHaveLength(3);
     const audit = await desk.audit({ action: 'rollback-staged', pageNumber: 1, pageSize: 10 });
     expect(audit.data.map((a) => [a.actor, a.target])).toEqual([['bob', rollback.id]]);
   }, 300_000);
