@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 // One timed run of wrk (C, epoll) against a loopback server, rotating through the shape's paths. A JavaScript
 // generator (autocannon) tops out near 3,400 req/s on the 2-core machine whatever the server; wrk reaches
@@ -37,6 +38,78 @@ export interface LoadOptions {
    * (wrk's delay()): a steady load below the machine's saturation. Unset: the closed loop at full speed.
    */
   thinkMs?: number;
+  /** Where wrk is started from (see WrkRelay); by default this process. */
+  relay?: WrkRelay;
+}
+
+interface WrkExit {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+/** Starts wrk in a child process of this one, and collects what it prints. */
+function startWrk(args: string[], env: Record<string, string>): Promise<WrkExit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', args, { env: { ...process.env, ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.once('error', (error) =>
+      reject(new Error(`wrk could not start (${error.message}); install it: apt-get install wrk`)),
+    );
+    child.once('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+// The relay's program (plain JavaScript for `node -e`): one JSON line in per wrk run, one JSON line out when it ends.
+const RELAY = `
+const { spawn } = require('node:child_process');
+require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const { id, args, env } = JSON.parse(line);
+  const child = spawn('wrk', args, { env: { ...process.env, ...env } });
+  let out = '', err = '';
+  const reply = (code, message) => process.stdout.write(JSON.stringify({ id, code, out, err: err + message }) + '\\n');
+  child.stdout.on('data', (chunk) => (out += chunk));
+  child.stderr.on('data', (chunk) => (err += chunk));
+  child.once('error', (error) => reply(-1, 'wrk could not start (' + error.message + '); install it: apt-get install wrk'));
+  child.once('close', (code) => reply(code, ''));
+});
+`;
+
+/**
+ * A small process that starts wrk runs for this one. The staging bench serves from its own process, which grows
+ * to gigabytes while a change is published: starting a child from it (fork) then held its event loop for
+ * 100–180 ms at every 5-second window (a CPU profile: ChildProcess.spawn), stalls the server's lookups would
+ * not have. The relay is started while this process is small, and starts wrk from its own few megabytes.
+ */
+export class WrkRelay {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly pending = new Map<number, (exit: WrkExit) => void>();
+  private next = 0;
+
+  constructor() {
+    this.child = spawn(process.execPath, ['-e', RELAY]);
+    this.child.stderr.pipe(process.stderr);
+    createInterface({ input: this.child.stdout }).on('line', (line) => {
+      const { id, ...exit } = JSON.parse(line) as WrkExit & { id: number };
+      this.pending.get(id)?.(exit);
+      this.pending.delete(id);
+    });
+  }
+
+  run(args: string[], env: Record<string, string>): Promise<WrkExit> {
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.child.stdin.write(`${JSON.stringify({ id, args, env })}\n`);
+    });
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
 }
 
 /**
@@ -109,17 +182,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       script,
       options.url,
     ];
-    const output = await new Promise<string>((resolve, reject) => {
-      const child = spawn('wrk', args, { env: { ...process.env, BENCH_PATHS: pathsFile } });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      child.once('error', (error) =>
-        reject(new Error(`wrk could not start (${error.message}); install it: apt-get install wrk`)),
-      );
-      child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`wrk exited ${code}: ${err}${out}`))));
-    });
+    const env = { BENCH_PATHS: pathsFile };
+    const exit = await (options.relay ? options.relay.run(args, env) : startWrk(args, env));
+    if (exit.code !== 0) throw new Error(`wrk exited ${exit.code}: ${exit.err}${exit.out}`);
+    const output = exit.out;
     const line = /^BENCH (\{.*\})$/m.exec(output);
     if (!line) throw new Error(`wrk printed no summary: ${output}`);
     const s = JSON.parse(line[1]) as WrkSummary;

@@ -8,13 +8,13 @@ import { DeskEngine } from '../../src/server/desk/engine';
 import { hashApiKey } from '../../src/server/plugins/app/access';
 import type { OpsActor } from '../../src/server/desk/desk';
 import { writeLargeBangladeshBranchFile } from '../../src/testing/large-branch-file';
-import { runLoad, type LoadResult } from './bench-http';
+import { WrkRelay, runLoad, type LoadResult } from './bench-http';
 
 // The operations desk's shape of `npm run bench` (issue #24): a 1,000,000-row Bangladesh branch file uploaded
 // over the API (POST /v1/ops/changes, an ops key with the maker role) to a server that keeps answering lookups,
 // timed from the upload's first byte until the change shows as staged (upload, validation and difference); then
 // diff pages; then the approval, timed until the server's lookups answer from the new data. Lookups are driven by
-// wrk in a child process (not on the server's event loop) in 5-second windows: idle, during staging, during
+// wrk (started through a small relay process, WrkRelay) in 5-second windows: idle, during staging, during
 // publishing. Peak RSS is this process's: the server and its workers (the load generator is another process).
 
 const TARGET_STAGE_SECONDS = 60;
@@ -44,7 +44,7 @@ interface Lookups {
  * wrk (its own process) against one lookup, in 5-second windows, until `stop()` (or `seconds`): p99 is the worst
  * window's, requests and errors the sum. (autocannon stopped by SIGINT wrote no result: the figures were lost.)
  */
-function lookupLoad(url: string, seconds: number): { done: Promise<Lookups>; stop(): void } {
+function lookupLoad(url: string, seconds: number, relay: WrkRelay): { done: Promise<Lookups>; stop(): void } {
   let stopped = false;
   const { origin, pathname, search } = new URL(url);
   const done = (async () => {
@@ -60,6 +60,7 @@ function lookupLoad(url: string, seconds: number): { done: Promise<Lookups>; sto
           seconds: Math.min(5, seconds),
           threads: 1,
           thinkMs: LOOKUP_THINK_MS,
+          relay,
         }),
       );
     }
@@ -111,6 +112,8 @@ const percentile = (values: number[], p: number) => {
 
 export async function runStagingBench(options: { rows: number; port: number; out: string }): Promise<boolean> {
   const dir = mkdtempSync(join(tmpdir(), 'rpl-bench-staging-'));
+  // Started now, while this process is small: wrk is started from it, not from the server's process.
+  const relay = new WrkRelay();
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
   // The server's event loop held up (this process is the server): each stall of 100 ms or more, by when.
@@ -152,12 +155,12 @@ export async function runStagingBench(options: { rows: number; port: number; out
     const desk = new DeskEngine(store, { stageHeapMb });
     const lookup = `http://127.0.0.1:${options.port}/v1/banks/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=ICICIN&pageSize=50`;
     try {
-      const idle = await lookupLoad(lookup, 10).done;
+      const idle = await lookupLoad(lookup, 10, relay).done;
       log(`lookups idle: p50 ${idle.p50} ms, p99 ${idle.p99} ms, ${idle.requests} requests, ${idle.errors} errors`);
 
       peakRss = process.memoryUsage().rss;
       log(`RSS before staging (the server with the real data served): ${(peakRss / 2 ** 20).toFixed(0)} MB`);
-      const during = lookupLoad(lookup, 600);
+      const during = lookupLoad(lookup, 600, relay);
       const started = performance.now();
       mark('upload starts');
       const { change, uploadSeconds } = await uploadAndWait(`http://127.0.0.1:${options.port}`, makerKey, file, desk);
@@ -191,7 +194,7 @@ export async function runStagingBench(options: { rows: number; port: number; out
         `diff pages (500, filters mixed, pages 1–50): p50 ${percentile(timings, 50).toFixed(1)} ms, p99 ${diffP99.toFixed(1)} ms (target ≤ ${TARGET_DIFF_P99_MS})`,
       );
 
-      const publishing = lookupLoad(lookup, 600);
+      const publishing = lookupLoad(lookup, 600, relay);
       const publishStarted = performance.now();
       mark('approve');
       const servedBefore = app.searchIndex.index().version;
@@ -230,6 +233,7 @@ export async function runStagingBench(options: { rows: number; port: number; out
     clearInterval(stallWatch);
     if (process.env.BENCH_STALLS) console.error(`event loop: ${stalls.join('; ')}`);
     clearInterval(sampler);
+    relay.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
