@@ -202,7 +202,11 @@ export async function runStagingBench(options: { rows: number; port: number; out
       const approvedSeconds = (performance.now() - publishStarted) / 1000;
       mark('approval returned');
       // Published is when the lookups answer from the new data: the server's index rebuilt and swapped in.
-      while (app.searchIndex.index().version === servedBefore) await new Promise((resolve) => setTimeout(resolve, 100));
+      while (app.searchIndex.index().version === servedBefore) {
+        if (performance.now() - publishStarted > 900_000)
+          throw new Error(`the new index did not serve within 900 s (last error: ${app.searchIndex.lastError})`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       const publishSeconds = (performance.now() - publishStarted) / 1000;
       mark('new index serves');
       publishing.stop();

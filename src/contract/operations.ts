@@ -13,6 +13,10 @@ export const readyResponse = z.object({
       branches: z.number().int(),
       agents: z.number().int(),
       buildMs: z.number().int(),
+      from: z.enum(['snapshot', 'store']).meta({
+        description:
+          "'snapshot': read at start from the index snapshot kept for this data version (INDEX_SNAPSHOTS); 'store': built from the rows.",
+      }),
       bytes: z.record(z.string(), z.number().int()),
     })
     .meta({

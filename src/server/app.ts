@@ -84,6 +84,8 @@ export interface AppOptions {
    * first index is in place) or 'inline' (built before buildApp returns; small data sets, tests).
    */
   searchIndexBuild?: 'worker' | 'inline';
+  /** Where the search index's snapshots are kept (INDEX_SNAPSHOTS; search/snapshot.ts); none: always built. */
+  searchIndexSnapshotDir?: string;
   /** The operations desk's sign-in (OPS_* variables; plugins/app/ops-auth.ts); defaults below. */
   ops?: Partial<Omit<OpsAuthOptions, 'accounts'>>;
   /** Trust X-Forwarded-* from a proxy in front (TRUST_PROXY): the client address, and https for Secure cookies. */
@@ -204,6 +206,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const search = new SearchService({
     store: options.store,
     build: options.searchIndexBuild ?? 'worker',
+    snapshotDir: options.searchIndexSnapshotDir,
     log: (message, details) => app.log.info(details ?? {}, message),
     // A new index answers a few hundred searches through the routes before it serves (search-service.ts).
     // Inline builds (tests, small data sets) happen before the routes exist and need none.

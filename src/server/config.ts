@@ -25,6 +25,9 @@ const environment = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default(join(process.cwd(), 'var')),
+  // The search index of the served data version is kept in DATA_DIR/search-index and read back at the next start
+  // instead of being built again (issue #26); off: always built from the store.
+  INDEX_SNAPSHOTS: z.enum(['on', 'off']).default('on'),
   DATABASE_URL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORTAL_DIR: z.string().default(join(process.cwd(), 'dist', 'portal')),

@@ -63,6 +63,7 @@ async function main() {
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, (m) => console.warn(m)) : undefined;
   const app = await buildApp({
     store,
+    searchIndexSnapshotDir: config.INDEX_SNAPSHOTS === 'on' ? join(config.DATA_DIR, 'search-index') : undefined,
     portalDir: config.PORTAL_DIR,
     logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
     rateLimit: {

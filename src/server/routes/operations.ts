@@ -27,6 +27,7 @@ export default async function operationsRoutes(app: FastifyInstance) {
       branches: build.branches,
       agents: build.agents,
       buildMs: Math.round(build.buildMs),
+      from: build.from,
       bytes: build.bytes,
     };
     // Redis down is degraded, not unready: lookups are served (without rate-limit counting), and taking every

@@ -5,28 +5,82 @@ import type { StoreSource } from '../store/store';
 import { buildFromStore } from './read-data-set';
 import { indexSize, transferList, type SearchIndexData } from './build';
 import { SearchIndex } from './search-index';
+import { readSnapshot, writeSnapshot } from './snapshot';
 
 // A worker thread of the server: opens its own connection to the store, scans the served data set (one
 // version), builds the search index and posts it to the main thread (the typed arrays move without a copy).
-// The main thread keeps answering from the index it has meanwhile.
+// The main thread keeps answering from the index it has meanwhile. With a snapshot folder (snapshot.ts), the
+// index of the served version is read from its snapshot when there is one, and a newly built one is written
+// there before it is posted.
+
+export interface IndexWorkerData {
+  source: StoreSource;
+  /** Where index snapshots are kept (DATA_DIR/search-index); none: always built from the store. */
+  snapshotDir?: string;
+}
 
 export type IndexWorkerMessage =
-  | { type: 'built'; data: SearchIndexData; buildMs: number; bytes: Record<string, number> }
+  | {
+      type: 'built';
+      data: SearchIndexData;
+      buildMs: number;
+      bytes: Record<string, number>;
+      /** 'snapshot': read from the snapshot of its version; 'store': built from the rows. */
+      from: 'snapshot' | 'store';
+      /** Snapshot written (ms), or why it could not be read or written. */
+      snapshotMs?: number;
+      snapshotError?: string;
+    }
   | { type: 'failed'; message: string };
 
 async function run() {
   yieldToLookups();
-  const store = openOwnConnection(workerData as StoreSource);
+  const { source, snapshotDir } = workerData as IndexWorkerData;
+  const store = openOwnConnection(source);
   try {
     const started = performance.now();
+    let snapshotError: string | undefined;
+    if (snapshotDir) {
+      try {
+        const data = readSnapshot(snapshotDir, await store.dataVersion());
+        if (data) {
+          const message: IndexWorkerMessage = {
+            type: 'built',
+            data,
+            buildMs: performance.now() - started,
+            bytes: indexSize(data),
+            from: 'snapshot',
+          };
+          parentPort!.postMessage(message, transferList(data));
+          return;
+        }
+      } catch (error) {
+        snapshotError = `reading the snapshot: ${(error as Error).message}`;
+      }
+    }
     const data = await buildFromStore(store);
     // Making the index writes the answer documents into `data` (documents.ts): here, off the main thread.
     new SearchIndex(data);
+    const buildMs = performance.now() - started;
+    let snapshotMs: number | undefined;
+    if (snapshotDir) {
+      // Before the post: posting hands the buffers over (they are empty here after it).
+      const writing = performance.now();
+      try {
+        writeSnapshot(snapshotDir, data);
+        snapshotMs = performance.now() - writing;
+      } catch (error) {
+        snapshotError = `writing the snapshot: ${(error as Error).message}`;
+      }
+    }
     const message: IndexWorkerMessage = {
       type: 'built',
       data,
-      buildMs: performance.now() - started,
+      buildMs,
       bytes: indexSize(data),
+      from: 'store',
+      snapshotMs,
+      snapshotError,
     };
     parentPort!.postMessage(message, transferList(data));
   } finally {

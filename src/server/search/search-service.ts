@@ -3,7 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import { StoreUnavailableError, type LookupStore } from '../store/store';
 import { startWorker } from '../worker-thread';
 import { indexSize } from './build';
-import type { IndexWorkerMessage } from './index-worker';
+import type { IndexWorkerData, IndexWorkerMessage } from './index-worker';
 import { buildFromStore } from './read-data-set';
 import { SearchIndex } from './search-index';
 
@@ -29,6 +29,11 @@ export interface SearchServiceOptions {
    * memo are warm when real traffic arrives. A failure is logged and the index serves anyway.
    */
   warmUp?: (index: SearchIndex) => Promise<void>;
+  /**
+   * Where the worker keeps index snapshots (snapshot.ts; main: DATA_DIR/search-index, INDEX_SNAPSHOTS=off for
+   * none): a start whose data version has one reads it instead of building. Worker builds only.
+   */
+  snapshotDir?: string;
 }
 
 export interface IndexBuild {
@@ -38,6 +43,11 @@ export interface IndexBuild {
   bytes: Record<string, number>;
   branches: number;
   agents: number;
+  /** Read from its snapshot, or built from the store's rows. */
+  from: 'snapshot' | 'store';
+  /** The snapshot written after the build (ms), or what went wrong with it. */
+  snapshotMs?: number;
+  snapshotError?: string;
 }
 
 export class SearchService {
@@ -153,10 +163,14 @@ export class SearchService {
         bytes: indexSize(data),
         branches: index.branchCount,
         agents: index.agentCount,
+        from: 'store',
       };
     } else {
       const message = await new Promise<Extract<IndexWorkerMessage, { type: 'built' }>>((resolve, reject) => {
-        const worker = startWorker(new URL('./index-worker.js', import.meta.url), source);
+        const worker = startWorker(new URL('./index-worker.js', import.meta.url), {
+          source,
+          snapshotDir: this.options.snapshotDir,
+        } satisfies IndexWorkerData);
         this.worker = worker;
         worker.once('message', (m: IndexWorkerMessage) =>
           m.type === 'built' ? resolve(m) : reject(new Error(m.message)),
@@ -172,6 +186,9 @@ export class SearchService {
         bytes: message.bytes,
         branches: index.branchCount,
         agents: index.agentCount,
+        from: message.from,
+        snapshotMs: message.snapshotMs,
+        snapshotError: message.snapshotError,
       };
     }
     this.lastBuild = build;
