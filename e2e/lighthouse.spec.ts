@@ -93,7 +93,7 @@ test.describe.configure({ mode: 'serial' });
 test('Lighthouse: performance, accessibility, best practices and SEO of every screen, signed in, slow 4G', async ({
   baseURL,
 }) => {
-  test.setTimeout(600_000);
+  test.setTimeout(1_200_000);
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? CHROMIUM,
     chromeFlags: [
