@@ -67,13 +67,13 @@ function startWrk(args: string[], env: Record<string, string>): Promise<WrkExit>
 const RELAY = `
 const { spawn } = require('node:child_process');
 require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
-  const { id, args, env } = JSON.parse(line);
-  const child = spawn('wrk', args, { env: { ...process.env, ...env } });
+  const { id, command = 'wrk', args, env } = JSON.parse(line);
+  const child = spawn(command, args, { env: { ...process.env, ...env } });
   let out = '', err = '';
   const reply = (code, message) => process.stdout.write(JSON.stringify({ id, code, out, err: err + message }) + '\\n');
   child.stdout.on('data', (chunk) => (out += chunk));
   child.stderr.on('data', (chunk) => (err += chunk));
-  child.once('error', (error) => reply(-1, 'wrk could not start (' + error.message + '); install it: apt-get install wrk'));
+  child.once('error', (error) => reply(-1, command + ' could not start (' + error.message + '); install it: apt-get install ' + command));
   child.once('close', (code) => reply(code, ''));
 });
 `;
@@ -99,11 +99,11 @@ export class WrkRelay {
     });
   }
 
-  run(args: string[], env: Record<string, string>): Promise<WrkExit> {
+  run(args: string[], env: Record<string, string>, command = 'wrk'): Promise<WrkExit> {
     const id = this.next++;
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
-      this.child.stdin.write(`${JSON.stringify({ id, args, env })}\n`);
+      this.child.stdin.write(`${JSON.stringify({ id, command, args, env })}\n`);
     });
   }
 

@@ -161,9 +161,31 @@ function unreachable(method: string, path: string, correlationId: string, cause?
 
 let csrfToken: string | null = null;
 
-/** Kept from the session answer; cleared at sign-out. */
+/**
+ * Whether this browser has signed in to the desk and not out since (a flag in localStorage, never the session
+ * itself): without it the desk shows its sign-in at once instead of asking the server for a session it would
+ * refuse (a 401 the browser logs as an error on every first visit). A session the server ended (expiry) is
+ * still found out by the session answer's 401, which clears the flag.
+ */
+const SESSION_HINT_KEY = 'rpl.ops.signedIn';
+
+export function mayHaveOpsSession(): boolean {
+  try {
+    return localStorage.getItem(SESSION_HINT_KEY) === '1';
+  } catch {
+    return true; // storage blocked: ask the server
+  }
+}
+
+/** Kept from the session answer; cleared at sign-out (and the sign-in flag with it). */
 export function setCsrfToken(token: string | null | undefined) {
   csrfToken = token ?? null;
+  try {
+    if (csrfToken) localStorage.setItem(SESSION_HINT_KEY, '1');
+    else localStorage.removeItem(SESSION_HINT_KEY);
+  } catch {
+    // storage blocked: the session is asked for at every visit
+  }
 }
 
 function opsHeaders(method: string, correlationId: string): Record<string, string> {

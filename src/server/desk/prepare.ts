@@ -49,7 +49,8 @@ export interface StagedChange {
 export interface StageOptions {
   /** Publish the good rows and report the bad ones, instead of refusing the file (the import command). */
   skipInvalid?: boolean;
-  onProgress?: (progress: StagingProgress) => void;
+  /** `keptOnTheChange`: a staging worker wrote it onto the change's row itself (a SQLite store). */
+  onProgress?: (progress: StagingProgress, keptOnTheChange?: boolean) => void;
   reading?: FileReading;
   maxUnpackedBytes?: number;
   /** The difference's entries in batches, in order: added and changed in file order, then the removed. */

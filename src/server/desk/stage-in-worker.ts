@@ -41,7 +41,7 @@ export interface StageJob {
 export type StagedAgainst = StagedChange & { baseVersion: string; keptGz?: Uint8Array | 'written' };
 
 export type StageMessage =
-  | { type: 'progress'; progress: StagingProgress }
+  | { type: 'progress'; progress: StagingProgress; kept: boolean }
   | { type: 'entries'; rows: DiffRow[] }
   | { type: 'done'; staged: StagedAgainst }
   | { type: 'failed'; message: string };
@@ -113,7 +113,7 @@ export async function stage(input: StageInput): Promise<StagedAgainst> {
       void worker.terminate();
     };
     worker.on('message', (message: StageMessage) => {
-      if (message.type === 'progress') onProgress?.(message.progress);
+      if (message.type === 'progress') onProgress?.(message.progress, message.kept);
       else if (message.type === 'entries')
         writing = writing
           .then(async () => {

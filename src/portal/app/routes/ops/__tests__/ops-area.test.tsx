@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TestApp } from '../../../../../testing/test-app';
@@ -42,7 +42,8 @@ it('refuses a wrong password, then signs a maker in: maker screens, no accounts;
       .getAllByRole('tab')
       .map((tab) => tab.textContent),
   ).toEqual(['Inbox', 'My changes', 'Upload', 'History', 'Data quality', 'Audit']);
-  expect(screen.getByRole('heading', { level: 1, name: 'Inbox' })).toBeTruthy();
+  // The screens behind the sign-in are a chunk of their own, fetched once signed in.
+  expect(await screen.findByRole('heading', { level: 1, name: 'Inbox' })).toBeTruthy();
 
   // Sign-out ends the session on the server: the desk asks for a sign-in again, and so does a reload.
   await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
@@ -68,4 +69,30 @@ it('an admin lists the accounts and creates one (the CSRF token sent with the se
   expect(await screen.findByText('Account desk-checker created.')).toBeTruthy();
   await waitFor(() => expect(table.textContent).toContain('desk-checker'));
   expect(table.textContent).toContain('checker');
+});
+
+it('asks the server for a session only where this browser has signed in (no refused request on a first visit)', async () => {
+  localStorage.clear();
+  const asked: string[] = [];
+  const realFetch = window.fetch.bind(window);
+  const spy = vi.spyOn(window, 'fetch').mockImplementation((input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    asked.push(`${init?.method ?? 'GET'} ${new URL(url, window.location.href).pathname}`);
+    return realFetch(input, init);
+  });
+  try {
+    const first = renderAt('/inbox', <OpsArea />);
+    await signInAs('desk-maker');
+    expect((await screen.findByTestId('ops-user')).textContent).toBe('desk-maker (maker)');
+    // The first visit showed the sign-in without a GET of the session (it would have been a 401).
+    expect(asked.filter((a) => a.endsWith('/v1/ops/session'))).toEqual(['POST /v1/ops/session']);
+    first.unmount();
+
+    // A reload of a signed-in browser asks for its session and finds it.
+    renderAt('/inbox', <OpsArea />);
+    expect((await screen.findByTestId('ops-user')).textContent).toBe('desk-maker (maker)');
+    expect(asked.filter((a) => a.endsWith('/v1/ops/session'))).toEqual(['POST /v1/ops/session', 'GET /v1/ops/session']);
+  } finally {
+    spy.mockRestore();
+  }
 });
