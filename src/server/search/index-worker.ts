@@ -4,7 +4,7 @@ import { openOwnConnection } from '../store/own-connection';
 import type { StoreSource } from '../store/store';
 import { buildFromStore } from './read-data-set';
 import { indexSize, transferList, type SearchIndexData } from './build';
-import { SearchIndex } from './search-index';
+import { SearchIndex, type RememberedMatches, type TextName } from './search-index';
 import { readSnapshot, writeSnapshot } from './snapshot';
 
 // A worker thread of the server: opens its own connection to the store, scans the served data set (one
@@ -17,6 +17,11 @@ export interface IndexWorkerData {
   source: StoreSource;
   /** Where index snapshots are kept (DATA_DIR/search-index); none: always built from the store. */
   snapshotDir?: string;
+  /**
+   * The terms the index now serving remembers (what tellers searched lately): their matches in the new index
+   * are found here and posted with it, so the new index answers them at once after the swap.
+   */
+  terms?: Partial<Record<TextName, string[]>>;
 }
 
 export type IndexWorkerMessage =
@@ -30,12 +35,29 @@ export type IndexWorkerMessage =
       /** Snapshot written (ms), or why it could not be read or written. */
       snapshotMs?: number;
       snapshotError?: string;
+      /** The matches of IndexWorkerData.terms in this index (SearchIndex.remember). */
+      remembered: RememberedMatches;
+      /** Finding them took (ms). */
+      rememberMs: number;
     }
   | { type: 'failed'; message: string };
 
+/** The matches of the serving index's terms in this one (each result in a buffer of its own, moved with it). */
+function matches(data: SearchIndexData, terms: IndexWorkerData['terms'] & object, index = new SearchIndex(data)) {
+  const started = performance.now();
+  const remembered = index.matchesOf(terms);
+  return { remembered, rememberMs: performance.now() - started };
+}
+
+/** Posts the index: its typed arrays and the remembered matches move to the main thread without a copy. */
+function post(message: Extract<IndexWorkerMessage, { type: 'built' }>) {
+  const moved = Object.values(message.remembered).flatMap((list) => list.map(([, ids]) => ids.buffer as ArrayBuffer));
+  parentPort!.postMessage(message, [...transferList(message.data), ...moved]);
+}
+
 async function run() {
   yieldToLookups();
-  const { source, snapshotDir } = workerData as IndexWorkerData;
+  const { source, snapshotDir, terms = {} } = workerData as IndexWorkerData;
   const store = openOwnConnection(source);
   try {
     const started = performance.now();
@@ -44,14 +66,8 @@ async function run() {
       try {
         const data = readSnapshot(snapshotDir, await store.dataVersion());
         if (data) {
-          const message: IndexWorkerMessage = {
-            type: 'built',
-            data,
-            buildMs: performance.now() - started,
-            bytes: indexSize(data),
-            from: 'snapshot',
-          };
-          parentPort!.postMessage(message, transferList(data));
+          const buildMs = performance.now() - started;
+          post({ type: 'built', data, buildMs, bytes: indexSize(data), from: 'snapshot', ...matches(data, terms) });
           return;
         }
       } catch (error) {
@@ -60,8 +76,9 @@ async function run() {
     }
     const data = await buildFromStore(store);
     // Making the index writes the answer documents into `data` (documents.ts): here, off the main thread.
-    new SearchIndex(data);
+    const index = new SearchIndex(data);
     const buildMs = performance.now() - started;
+    const found = matches(data, terms, index);
     let snapshotMs: number | undefined;
     if (snapshotDir) {
       // Before the post: posting hands the buffers over (they are empty here after it).
@@ -73,16 +90,7 @@ async function run() {
         snapshotError = `writing the snapshot: ${(error as Error).message}`;
       }
     }
-    const message: IndexWorkerMessage = {
-      type: 'built',
-      data,
-      buildMs,
-      bytes: indexSize(data),
-      from: 'store',
-      snapshotMs,
-      snapshotError,
-    };
-    parentPort!.postMessage(message, transferList(data));
+    post({ type: 'built', data, buildMs, bytes: indexSize(data), from: 'store', snapshotMs, snapshotError, ...found });
   } finally {
     await store.close();
   }

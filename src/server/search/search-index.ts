@@ -46,6 +46,11 @@ interface BranchConditions {
   either?: { banks: number[]; names: IdSet };
 }
 
+/** The text indexes (contains searches), by name. */
+export type TextName = keyof SearchIndexData['trigrams'];
+/** Remembered matches of each text index: [term, ids], oldest first (TextIndex.remember). */
+export type RememberedMatches = Partial<Record<TextName, [string, Int32Array][]>>;
+
 export class SearchIndex {
   readonly version: string;
   private readonly countryIndex: Map<string, number>;
@@ -53,8 +58,8 @@ export class SearchIndex {
   private readonly stateIds: Map<string, number>;
   private readonly stateNames: Map<string, string>;
   private readonly tables: Record<keyof SearchIndexData['tables'], StringTable>;
-  private readonly text: Record<'branchName' | 'addr1Lower' | 'addr2Lower' | 'districtLower' | 'agentName', TextIndex>;
-  private readonly sets: Record<'branchName' | 'addr1Lower' | 'addr2Lower' | 'districtLower' | 'agentName', IdSet>;
+  private readonly text: Record<TextName, TextIndex>;
+  private readonly sets: Record<TextName, IdSet>;
   /** Matches of a search whose rows are gathered from postings (reused, grown as needed). */
   private gathered = new Int32Array(4096);
   /** Each row's record as JSON (documents.ts), and Buffers over those bytes. */
@@ -95,6 +100,28 @@ export class SearchIndex {
     };
     this.documents = data.documents;
     this.sources = { branches: documentSource(data.documents.branches), agents: documentSource(data.documents.agents) };
+  }
+
+  /** The terms each text index remembers (what tellers searched lately), oldest first. */
+  rememberedTerms(): Partial<Record<TextName, string[]>> {
+    const terms: Partial<Record<TextName, string[]>> = {};
+    for (const [name, index] of Object.entries(this.text) as [TextName, TextIndex][])
+      terms[name] = index.rememberedTerms();
+    return terms;
+  }
+
+  /** Finds (and remembers) the matches of these terms in this index: the index worker, for its successor. */
+  matchesOf(terms: Partial<Record<TextName, string[]>>): RememberedMatches {
+    const found: RememberedMatches = {};
+    for (const [name, list] of Object.entries(terms) as [TextName, string[]][])
+      found[name] = list.map((term) => [term, this.text[name].matching(term)]);
+    return found;
+  }
+
+  /** Starts remembering matches found by the index worker (matchesOf) for this same index. */
+  remember(matches: RememberedMatches): void {
+    for (const [name, list] of Object.entries(matches) as [TextName, [string, Int32Array][]][])
+      for (const [term, ids] of list) this.text[name].remember(term, ids);
   }
 
   get branchCount(): number {

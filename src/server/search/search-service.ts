@@ -48,6 +48,9 @@ export interface IndexBuild {
   /** The snapshot written after the build (ms), or what went wrong with it. */
   snapshotMs?: number;
   snapshotError?: string;
+  /** Terms whose matches the new index got from the worker (what the index before it remembered), and their cost. */
+  rememberedTerms?: number;
+  rememberMs?: number;
 }
 
 export class SearchService {
@@ -170,6 +173,7 @@ export class SearchService {
         const worker = startWorker(new URL('./index-worker.js', import.meta.url), {
           source,
           snapshotDir: this.options.snapshotDir,
+          terms: this.current?.rememberedTerms(),
         } satisfies IndexWorkerData);
         this.worker = worker;
         worker.once('message', (m: IndexWorkerMessage) =>
@@ -180,6 +184,7 @@ export class SearchService {
       });
       this.worker = null;
       index = new SearchIndex(message.data);
+      index.remember(message.remembered);
       build = {
         version: message.data.version,
         buildMs: message.buildMs,
@@ -189,6 +194,8 @@ export class SearchService {
         from: message.from,
         snapshotMs: message.snapshotMs,
         snapshotError: message.snapshotError,
+        rememberedTerms: Object.values(message.remembered).reduce((n, list) => n + list.length, 0),
+        rememberMs: Math.round(message.rememberMs),
       };
     }
     this.lastBuild = build;

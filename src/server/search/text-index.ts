@@ -118,19 +118,31 @@ export class TextIndex {
 
   /** Ids of the texts that contain `term` (ascending). */
   matching(term: string): Int32Array {
-    let ids = this.remembered.get(term);
-    if (ids) return ids;
-    ids = term.length < 3 ? this.scanned(term) : this.found(term);
-    if (ids.length <= REMEMBERED_IDS / 4) {
-      this.remembered.set(term, ids);
-      this.rememberedIds += ids.length;
-      for (const [oldest, oldIds] of this.remembered) {
-        if (this.rememberedIds <= REMEMBERED_IDS) break;
-        this.remembered.delete(oldest);
-        this.rememberedIds -= oldIds.length;
-      }
-    }
+    const known = this.remembered.get(term);
+    if (known) return known;
+    const ids = term.length < 3 ? this.scanned(term) : this.found(term);
+    this.remember(term, ids);
     return ids;
+  }
+
+  /** The terms remembered, oldest first. */
+  rememberedTerms(): string[] {
+    return [...this.remembered.keys()];
+  }
+
+  /**
+   * Keeps the texts matching `term`: found here, or by the index worker for this same index (a new index
+   * starts with the matches of the terms its predecessor remembered, found off the event loop).
+   */
+  remember(term: string, ids: Int32Array): void {
+    if (ids.length > REMEMBERED_IDS / 4 || this.remembered.has(term)) return;
+    this.remembered.set(term, ids);
+    this.rememberedIds += ids.length;
+    for (const [oldest, oldIds] of this.remembered) {
+      if (this.rememberedIds <= REMEMBERED_IDS) break;
+      this.remembered.delete(oldest);
+      this.rememberedIds -= oldIds.length;
+    }
   }
 
   private found(term: string): Int32Array {

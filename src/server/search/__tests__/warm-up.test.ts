@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, LOOKUP_HEADERS, testEngines, type TestApp } from '../../../testing/test-app';
+import { buildFromStore } from '../read-data-set';
+import { SearchIndex } from '../search-index';
 
 // Issue #26: a new search index answers a few hundred searches through the routes before it serves (the
 // first seconds after /readyz, and after a swap). Warming must change no answer: the index served right after
@@ -43,5 +45,46 @@ describe.each(testEngines())('search index warm-up (%s)', (engine) => {
     }
     // The searches find rows (words of real rows, with their own head office), so the bodies compared hold data.
     expect(nonEmpty).toBeGreaterThan(paths.length / 2);
+  });
+
+  it('a new index starts with the matches of the terms its predecessor remembered, found by its worker', async () => {
+    await warmed.app.searchIndex.whenReady();
+    const before = warmed.app.searchIndex.index();
+    const terms = before.rememberedTerms();
+    expect(Object.values(terms).flat().length).toBeGreaterThan(20);
+
+    // A new data version with the same rows (as a publish that changes nothing), built by the worker.
+    const { dataSet } = await warmed.store.readDataSet();
+    await warmed.store.replaceDataSet(dataSet);
+    await warmed.app.searchIndex.catchUp();
+    const after = warmed.app.searchIndex.index();
+    // (not `expect(after).not.toBe(before)`: vitest compares the two indexes deeply to word its message.)
+    expect(after === before).toBe(false);
+    expect(warmed.app.searchIndex.lastBuild?.rememberedTerms).toBe(Object.values(terms).flat().length);
+
+    // Every term is remembered by the new index as it starts serving, in the same order,
+    const now = after.rememberedTerms();
+    for (const [name, list] of Object.entries(terms))
+      expect(now[name as keyof typeof now]!.slice(0, list.length), name).toEqual(list);
+    // and its matches are what an index built here from the store finds itself.
+    const fresh = new SearchIndex(await buildFromStore(warmed.store)).matchesOf(terms);
+    const remembered = after.matchesOf(terms);
+    const differing: string[] = [];
+    let ids = 0;
+    for (const [name, list] of Object.entries(remembered)) {
+      const own = fresh[name as keyof typeof fresh]!;
+      list.forEach(([term, found], i) => {
+        ids += found.length;
+        if (own[i][0] !== term || Buffer.compare(Buffer.from(found.buffer), Buffer.from(own[i][1].buffer)) !== 0)
+          differing.push(`${name} ${term}`);
+      });
+    }
+    expect(differing).toEqual([]);
+    expect(ids).toBeGreaterThan(1000);
+    // And it answers as the index that never warmed up.
+    for (const url of after.warmUpPaths(40)) {
+      const [a, b] = await Promise.all([warmed, cold].map((t) => t.app.inject({ url, headers: LOOKUP_HEADERS })));
+      expect(a.body, url).toBe(b.body);
+    }
   });
 });
