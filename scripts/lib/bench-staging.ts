@@ -137,8 +137,11 @@ export async function runStagingBench(options: { rows: number; port: number; out
   const runStarted = performance.now();
   const stalls: string[] = [];
   let tick = performance.now();
+  /** The event loop's longest stall (ms) since the phase began: what wrk's windows miss between two windows. */
+  let worstStall = 0;
   const stallWatch = setInterval(() => {
     const at = performance.now();
+    worstStall = Math.max(worstStall, at - tick - 10);
     // With the monotonic time in µs (a CPU profile's clock: npm run profile:summary -- --window).
     if (at - tick > 110)
       stalls.push(
@@ -178,6 +181,7 @@ export async function runStagingBench(options: { rows: number; port: number; out
       peakRss = process.memoryUsage().rss;
       log(`RSS before staging (the server with the real data served): ${(peakRss / 2 ** 20).toFixed(0)} MB`);
       const during = lookupLoad(lookup, 600, relay);
+      worstStall = 0;
       const started = performance.now();
       mark('upload starts');
       const { change, uploadSeconds } = await uploadAndWait(
@@ -196,7 +200,7 @@ export async function runStagingBench(options: { rows: number; port: number; out
           `diff ${JSON.stringify(change.diff?.counts)}; peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB (target ≤ ${TARGET_PEAK_RSS_MB})`,
       );
       log(
-        `lookups while staging: p50 ${staging.p50} ms, p99 ${staging.p99} ms (windows of 5 s: ${staging.windows.map((w) => w.toFixed(0)).join(', ')}), ${staging.requests} requests, ${staging.errors} errors`,
+        `lookups while staging: p50 ${staging.p50} ms, p99 ${staging.p99} ms (windows of 5 s: ${staging.windows.map((w) => w.toFixed(0)).join(', ')}), ${staging.requests} requests, ${staging.errors} errors; the event loop's longest stall ${worstStall.toFixed(0)} ms`,
       );
 
       const timings: number[] = [];
@@ -230,6 +234,7 @@ export async function runStagingBench(options: { rows: number; port: number; out
         return stageSeconds <= TARGET_STAGE_SECONDS && diffP99 <= TARGET_DIFF_P99_MS;
       }
       const publishing = lookupLoad(lookup, 600, relay);
+      worstStall = 0;
       const publishStarted = performance.now();
       mark('approve');
       const servedBefore = app.searchIndex.index().version;
@@ -247,7 +252,7 @@ export async function runStagingBench(options: { rows: number; port: number; out
       publishing.stop();
       const published = await publishing.done;
       log(
-        `published in ${publishSeconds.toFixed(1)} s (the approval returned after ${approvedSeconds.toFixed(1)} s, then the server's index rebuilt and swapped in); lookups while publishing: p50 ${published.p50} ms, p99 ${published.p99} ms (windows: ${published.windows.map((w) => w.toFixed(0)).join(', ')}), ${published.requests} requests, ${published.errors} errors`,
+        `published in ${publishSeconds.toFixed(1)} s (the approval returned after ${approvedSeconds.toFixed(1)} s, then the server's index rebuilt and swapped in); lookups while publishing: p50 ${published.p50} ms, p99 ${published.p99} ms (windows: ${published.windows.map((w) => w.toFixed(0)).join(', ')}), ${published.requests} requests, ${published.errors} errors; the event loop's longest stall ${worstStall.toFixed(0)} ms`,
       );
       log(
         `peak RSS over the run: ${(peakRss / 2 ** 20).toFixed(0)} MB; machine: ${cpus().length} cores, load average ${loadavg()

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { DEFAULT_PAGE_SIZE, agentsQuery, branchesQuery } from '../../contract';
 import { yieldToLookups } from '../worker-thread';
 import { openOwnConnection } from '../store/own-connection';
 import type { StoreSource } from '../store/store';
@@ -42,10 +43,28 @@ export type IndexWorkerMessage =
     }
   | { type: 'failed'; message: string };
 
-/** The matches of the serving index's terms in this one (each result in a buffer of its own, moved with it). */
+/**
+ * The new index's per-term memo, filled here rather than on the event loop: first the matches of the terms the
+ * serving index remembers (what tellers searched lately), then the warm-up's own searches (the words of rows
+ * spread over the new data set, SearchIndex.warmUpPaths), parsed by the routes' own query schemas and answered
+ * by this index. Everything it then remembers is posted with it (each result in a buffer of its own, moved).
+ */
 function matches(data: SearchIndexData, terms: IndexWorkerData['terms'] & object, index = new SearchIndex(data)) {
   const started = performance.now();
-  const remembered = index.matchesOf(terms);
+  index.matchesOf(terms);
+  for (const path of index.warmUpPaths()) {
+    const url = new URL(path, 'http://warm-up');
+    const raw = Object.fromEntries(url.searchParams);
+    const paging = { pageNumber: 1, pageSize: DEFAULT_PAGE_SIZE };
+    if (url.pathname === '/v1/banks/branches') {
+      const query = branchesQuery.safeParse(raw);
+      if (query.success) index.branchesJson({ ...paging, ...query.data });
+    } else if (url.pathname === '/v1/agents') {
+      const query = agentsQuery.safeParse(raw);
+      if (query.success) index.agentsJson({ ...paging, ...query.data });
+    }
+  }
+  const remembered = index.matchesOf(index.rememberedTerms());
   return { remembered, rememberMs: performance.now() - started };
 }
 
