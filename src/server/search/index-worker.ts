@@ -44,15 +44,16 @@ export type IndexWorkerMessage =
   | { type: 'failed'; message: string };
 
 /**
- * The new index's per-term memo, filled here rather than on the event loop: first the matches of the terms the
- * serving index remembers (what tellers searched lately), then the warm-up's own searches (the words of rows
- * spread over the new data set, SearchIndex.warmUpPaths), parsed by the routes' own query schemas and answered
+ * The new index's per-term memo, filled here rather than on the event loop. A swap: the matches of the terms the
+ * serving index remembers (what tellers searched lately). The first index: the warm-up's searches (the words of
+ * rows spread over the data set, SearchIndex.warmUpPaths), parsed by the routes' own query schemas and answered
  * by this index. Everything it then remembers is posted with it (each result in a buffer of its own, moved).
  */
 function matches(data: SearchIndexData, terms: IndexWorkerData['terms'] & object, index = new SearchIndex(data)) {
   const started = performance.now();
-  index.matchesOf(terms);
-  for (const path of index.warmUpPaths()) {
+  const swap = Object.values(terms).some((list) => list.length > 0);
+  if (swap) index.matchesOf(terms);
+  for (const path of swap ? [] : index.warmUpPaths()) {
     const url = new URL(path, 'http://warm-up');
     const raw = Object.fromEntries(url.searchParams);
     const paging = { pageNumber: 1, pageSize: DEFAULT_PAGE_SIZE };

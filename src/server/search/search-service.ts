@@ -112,7 +112,10 @@ export class SearchService {
   rebuild(): Promise<void> {
     this.building ??= this.build()
       .then(async (index) => {
-        await this.warm(index);
+        // The first index warms up through the routes (the JIT, before /readyz says ready). A later one does
+        // not: the code is warm, its worker found what tellers searched lately, and a warm-up's cold searches
+        // would each hold the event loop while lookups wait (0.3 s each at 1M rows).
+        if (!this.current) await this.warm(index);
         this.current = index;
         this.lastError = null;
         this.resolveFirst();
