@@ -6,12 +6,17 @@ import fp from 'fastify-plugin';
 /** Answers smaller than this go out as they are: a packet or two either way, not worth the CPU. */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
 /**
- * Brotli quality and gzip level for answers compressed per request (the JSON of the lookups). Measured on a
- * 1000-row branch page (docs/compression-and-caching.md): Brotli 4 gives nearly the size of gzip 9 in a
- * fraction of its time, and quality 11 (zlib's default) costs hundreds of milliseconds of CPU per answer.
+ * Brotli quality and gzip level for answers compressed per request (the JSON of the lookups): the fastest of
+ * each. Measured with `npm run bench:compression -- --rounds 10` on the bench's distinct branch searches (real
+ * data, 515 answers of 8.9 KB on average): Brotli 0 takes 24 µs an answer for 21.0 % of its size, Brotli 1
+ * 32 µs for 20.3 %, Brotli 4 95 µs for 17.6 %; gzip 1 49 µs for 19.1 %, gzip 4 67 µs for 17.9 %. At Brotli 4
+ * the compression cost about as much as the search itself, and the compressed lookups answered 0.69 of the
+ * uncompressed throughput at 1M rows; at Brotli 0, 0.85–0.87 (docs/compression-and-caching.md). A few hundred
+ * bytes more per answer cost a teller less than that CPU costs everyone. Quality 11 (zlib's default) would cost
+ * hundreds of milliseconds per large answer.
  */
-export const BROTLI_QUALITY = 4;
-export const GZIP_LEVEL = 4;
+export const BROTLI_QUALITY = 0;
+export const GZIP_LEVEL = 1;
 /**
  * Answers up to this size are compressed in one synchronous call on the event loop instead of through a zlib
  * stream on libuv's pool (@fastify/compress's syncThreshold; its default on 2 cores is 8 KB): a search page of
