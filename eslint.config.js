@@ -85,7 +85,23 @@ export default tseslint.config(
   {
     files: ['src/server/**/*.ts'],
     ignores: ['**/__tests__/**'],
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...zones, seedZone] }] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: [...zones, seedZone] }],
+      // On Node 20 an AsyncLocalStorage turns on async hooks for the whole process once it runs: every promise
+      // and socket of every request then pays for them (about 10 % of the server's time, issue #26).
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'node:async_hooks',
+              importNames: ['AsyncLocalStorage', 'createHook'],
+              message: 'costs every request (eslint.config.js)',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Tests read loosely typed JSON documents (OpenAPI, log lines).

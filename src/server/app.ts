@@ -208,6 +208,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     build: options.searchIndexBuild ?? 'worker',
     snapshotDir: options.searchIndexSnapshotDir,
     log: (message, details) => app.log.info(details ?? {}, message),
+    isWarmUp: (request) => request.headers[WARM_UP_HEADER] === warmUpToken,
     // A new index answers a few hundred searches through the routes before it serves (search-service.ts).
     // Inline builds (tests, small data sets) happen before the routes exist and need none.
     warmUp:

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Worker } from 'node:worker_threads';
 import { StoreUnavailableError, type LookupStore } from '../store/store';
 import { startWorker } from '../worker-thread';
@@ -23,12 +23,14 @@ export interface SearchServiceOptions {
   checkEveryMs?: number;
   log?: (message: string, details?: Record<string, unknown>) => void;
   /**
-   * Runs before a new index serves (the first one: before /readyz says ready; later ones: before the swap):
-   * requests made inside it are answered from the new index (index() below), the others from the one serving.
-   * The app drives its warm-up searches through its own routes here (app.ts), so the JIT and the per-term
-   * memo are warm when real traffic arrives. A failure is logged and the index serves anyway.
+   * Runs before the first index serves (before /readyz says ready): the requests `isWarmUp` recognises are
+   * answered from the new index (index() below), the others get 503 until it serves. The app drives its
+   * warm-up searches through its own routes here (app.ts), so the JIT and the per-term memo are warm when
+   * real traffic arrives. A failure is logged and the index serves anyway.
    */
   warmUp?: (index: SearchIndex) => Promise<void>;
+  /** Whether a request is one of the warm-up's own (app.ts: a header with a per-process token). */
+  isWarmUp?: (request: { headers: IncomingHttpHeaders }) => boolean;
   /**
    * Where the worker keeps index snapshots (snapshot.ts; main: DATA_DIR/search-index, INDEX_SNAPSHOTS=off for
    * none): a start whose data version has one reads it instead of building. Worker builds only.
@@ -60,8 +62,12 @@ export class SearchService {
   private building: Promise<void> | null = null;
   private checkedAt = 0;
   private readonly first: Promise<void>;
-  /** The index being warmed up, for the requests the warm-up makes (and only those). */
-  private readonly warming = new AsyncLocalStorage<SearchIndex>();
+  /**
+   * The index being warmed up, for the requests the warm-up makes (and only those). Not an AsyncLocalStorage:
+   * on Node 20 one enables async hooks for the whole process once it has run, and every promise and socket
+   * of every request then paid for them (about 10 % of the event loop's time under load, issue #26).
+   */
+  private warming: SearchIndex | null = null;
   private resolveFirst!: () => void;
   /** The last build's figures (for /readyz, logs and the benchmark). */
   lastBuild: IndexBuild | null = null;
@@ -80,10 +86,9 @@ export class SearchService {
     return this.current !== null;
   }
 
-  /** The index to answer from; a 503 (Retry-After) until the first one is built. */
-  index(): SearchIndex {
-    const warming = this.warming.getStore();
-    if (warming) return warming;
+  /** The index to answer `request` from; a 503 (Retry-After) until the first one is built. */
+  index(request?: { headers: IncomingHttpHeaders }): SearchIndex {
+    if (this.warming && request && this.options.isWarmUp?.(request)) return this.warming;
     if (!this.current) throw new StoreUnavailableError('The search index is being built; retry shortly.', 2);
     return this.current;
   }
@@ -140,9 +145,12 @@ export class SearchService {
     if (!warmUp || this.closed) return;
     const started = performance.now();
     try {
-      await this.warming.run(index, () => warmUp(index));
+      this.warming = index;
+      await warmUp(index);
     } catch (error) {
       this.options.log?.('search index warm-up failed; serving it anyway', { err: (error as Error).message });
+    } finally {
+      this.warming = null;
     }
     this.lastWarmUpMs = Math.round(performance.now() - started);
     this.options.log?.('search index warmed up', { version: index.version, warmUpMs: this.lastWarmUpMs });

@@ -35,8 +35,8 @@ export const extensionOperations = [
     params: codePathParams,
     response: codeLookupResponse,
     partnerData: true,
-    async handle({ app, reply, params: { code } }) {
-      const index = app.searchIndex.index();
+    async handle({ app, request, reply, params: { code } }) {
+      const index = app.searchIndex.index(request);
       reply.header('x-data-version', index.version);
       const formats = codeFormatsOf(code);
       const countryName = (country: string) => app.reference.country(country)?.name ?? country;
@@ -73,8 +73,8 @@ export const extensionOperations = [
     rules: all(branchRules, stateOfCountry),
     response: browseResponse,
     partnerData: true,
-    async handle({ app, reply, query }) {
-      const index = app.searchIndex.index();
+    async handle({ app, request, reply, query }) {
+      const index = app.searchIndex.index(request);
       reply.header('x-data-version', index.version);
       return browseBranches(index.extensionView, {
         ...query,
@@ -93,8 +93,8 @@ export const extensionOperations = [
     params: branchPathParams,
     response: branchDetailResponse,
     partnerData: true,
-    async handle({ app, reply, params: { branchId } }) {
-      const index = app.searchIndex.index();
+    async handle({ app, request, reply, params: { branchId } }) {
+      const index = app.searchIndex.index(request);
       reply.header('x-data-version', index.version);
       const countryName = (country: string) => app.reference.country(country)?.name ?? country;
       const data = branchDetailOf(index, branchId, countryName, (country) => branchCodeName(country, 'en'));

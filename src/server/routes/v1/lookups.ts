@@ -24,8 +24,8 @@ export const lookupOperations = [
     rules: all(countryAndMode, stateOfCountry),
     response: agentsResponse,
     partnerData: true,
-    async handle({ app, query, reply, take, sendPooled }) {
-      const index = app.searchIndex.index();
+    async handle({ app, request, query, reply, take, sendPooled }) {
+      const index = app.searchIndex.index(request);
       reply.header('x-data-version', index.version);
       const search = { ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE };
       // The page's JSON is written from the records' JSON kept in the index (search/documents.ts).
@@ -66,8 +66,8 @@ export const lookupOperations = [
     rules: branchRules,
     response: branchesResponse,
     partnerData: true,
-    async handle({ app, query, reply, take, sendPooled }) {
-      const index = app.searchIndex.index();
+    async handle({ app, request, query, reply, take, sendPooled }) {
+      const index = app.searchIndex.index(request);
       reply.header('x-data-version', index.version);
       const search = { ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE };
       return sendPooled(index.branchesJson(search, take));

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, LOOKUP_HEADERS, testEngines, type TestApp } from '../../../testing/test-app';
+import { StoreUnavailableError } from '../../store/store';
 import { buildFromStore } from '../read-data-set';
+import { SearchService } from '../search-service';
 import { SearchIndex } from '../search-index';
 
 // Issue #26: a new search index answers a few hundred searches through the routes before it serves (the
@@ -89,5 +91,37 @@ describe.each(testEngines())('search index warm-up (%s)', (engine) => {
       const [a, b] = await Promise.all([warmed, cold].map((t) => t.app.inject({ url, headers: LOOKUP_HEADERS })));
       expect(a.body, url).toBe(b.body);
     }
+  });
+
+  it("while the first index warms up, only the warm-up's own requests are answered from it; others get 503", async () => {
+    const seen: { own: unknown; other: unknown; none: unknown }[] = [];
+    const attempt = (get: () => SearchIndex) => {
+      try {
+        return get();
+      } catch (error) {
+        return error;
+      }
+    };
+    const service: SearchService = new SearchService({
+      store: cold.store,
+      build: 'inline',
+      isWarmUp: (request) => request.headers['x-warm-up'] === 'token',
+      warmUp: async (index) => {
+        seen.push({
+          own: attempt(() => service.index({ headers: { 'x-warm-up': 'token' } })) === index,
+          other: attempt(() => service.index({ headers: { 'x-warm-up': 'guess' } })),
+          none: attempt(() => service.index()),
+        });
+      },
+    });
+    await service.rebuild();
+    expect(seen).toHaveLength(1);
+    expect(seen[0].own).toBe(true);
+    expect(seen[0].other).toBeInstanceOf(StoreUnavailableError);
+    expect(seen[0].none).toBeInstanceOf(StoreUnavailableError);
+    // Once it serves, every request gets it, and the warm-up's marker no longer matters.
+    const served = service.index();
+    expect(service.index({ headers: { 'x-warm-up': 'token' } })).toBe(served);
+    await service.close();
   });
 });
