@@ -10,6 +10,7 @@ import { formatReport } from '../src/server/importer/report';
 import { DeskEngine } from '../src/server/desk/engine';
 import { formatDifference } from '../src/server/desk/format';
 import type { OpsActor } from '../src/server/desk/desk';
+import { yieldToLookups } from '../src/server/worker-thread';
 
 // npm run import -- <branches|partners|agents> <file> [--dry-run] [--skip-invalid] [--allow-removals] [--json]
 // The operations desk's path (docs/import.md): the file is diffed against the published data and the difference
@@ -23,6 +24,8 @@ const USAGE =
   'usage: npm run import -- <branches|partners|agents> <file.csv|file.json> [--dry-run] [--skip-invalid] [--allow-removals] [--json]';
 
 async function main(): Promise<number> {
+  // An import on a machine that also serves lookups takes the CPU they leave (worker-thread.ts).
+  yieldToLookups();
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: {

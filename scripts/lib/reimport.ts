@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { openStore } from '../../src/server/open-store';
 import { STORE_OPTIONS, storeChoice } from './store-options';
+import { yieldToLookups } from '../../src/server/worker-thread';
 
 // The bench's import under load: reads the served data set and replaces it with itself through
 // store.replaceDataSet, as an import does (a new data version, the same rows, so the same answers before and
@@ -9,6 +10,8 @@ import { STORE_OPTIONS, storeChoice } from './store-options';
 const { values } = parseArgs({ options: STORE_OPTIONS });
 
 async function main() {
+  // As the import command does (scripts/import.ts): it yields the CPU to the server's lookups.
+  yieldToLookups();
   const store = await openStore({ ...storeChoice(values), seedWhenEmpty: false });
   try {
     const started = performance.now();
