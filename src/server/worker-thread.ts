@@ -25,8 +25,9 @@ export function startWorker(
 /**
  * Called inside a worker thread that does background work (staging a change, validating, building the search
  * index), and by the import command (scripts/import.ts) for its whole process: lowers its CPU priority (nice
- * 10), so on a busy machine the server's lookups get the cores first and the background work takes what is left. On Linux the nice value is a thread's own (os.setPriority(0, n)
- * sets the calling thread's); where it cannot be lowered nothing changes.
+ * 10), so on a busy machine the server's lookups get the cores first and the background work takes what is
+ * left. On Linux the nice value is a thread's own (os.setPriority(0, n) sets the calling thread's; threads
+ * started after it inherit it); where it cannot be lowered nothing changes.
  */
 export function yieldToLookups(): void {
   try {
