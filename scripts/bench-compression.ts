@@ -29,18 +29,24 @@ const answers = paths
   .filter((body) => body.length >= COMPRESS_THRESHOLD_BYTES);
 const bytes = answers.reduce((sum, body) => sum + body.length, 0);
 
-const brotli = (quality: number) => (body: Buffer) =>
-  brotliCompressSync(body, {
-    params: {
-      [zlib.BROTLI_PARAM_QUALITY]: quality,
-      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-      [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
-    },
-  });
-const gzip = (level: number) => (body: Buffer) => gzipSync(body, { level });
-const variants: [string, (body: Buffer) => Buffer][] = [
-  ...[0, 1, 2, 4, 6].map((q) => [`Brotli ${q}`, brotli(q)] as [string, (body: Buffer) => Buffer]),
-  ...[1, 4, 6].map((l) => [`gzip ${l}`, gzip(l)] as [string, (body: Buffer) => Buffer]),
+type Compress = (body: Buffer) => Buffer;
+const brotli =
+  (quality: number): Compress =>
+  (body) =>
+    brotliCompressSync(body, {
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: quality,
+        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    });
+const gzip =
+  (level: number): Compress =>
+  (body) =>
+    gzipSync(body, { level });
+const variants: [string, Compress][] = [
+  ...[0, 1, 2, 4, 6].map((q): [string, Compress] => [`Brotli ${q}`, brotli(q)]),
+  ...[1, 4, 6].map((l): [string, Compress] => [`gzip ${l}`, gzip(l)]),
 ];
 
 console.log(`${answers.length} answers of ${(bytes / answers.length / 1024).toFixed(1)} KB on average (real data)`);

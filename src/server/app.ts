@@ -200,15 +200,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('reference', reference);
   app.decorate('redis', options.redis ?? options.rateLimit?.redis ?? null);
   // The warm-up's requests carry this token (they never leave the process: app.inject), so the audit log leaves
-  // them out, the rate limit does not count them and the access check lets them through.
+  // them out, the rate limit does not count them, the access check lets them through and the search service
+  // answers them from the index it is warming up.
   const warmUpToken = randomUUID();
-  const isWarmUp = (request: FastifyRequest) => request.headers[WARM_UP_HEADER] === warmUpToken;
+  const isWarmUp = (request: Pick<FastifyRequest, 'headers'>) => request.headers[WARM_UP_HEADER] === warmUpToken;
   const search = new SearchService({
     store: options.store,
     build: options.searchIndexBuild ?? 'worker',
     snapshotDir: options.searchIndexSnapshotDir,
     log: (message, details) => app.log.info(details ?? {}, message),
-    isWarmUp: (request) => request.headers[WARM_UP_HEADER] === warmUpToken,
+    isWarmUp,
     // A new index answers a few hundred searches through the routes before it serves (search-service.ts).
     // Inline builds (tests, small data sets) happen before the routes exist and need none.
     warmUp:
