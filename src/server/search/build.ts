@@ -2,7 +2,7 @@ import type { PayoutType } from '../../contract';
 import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../domain/data-set';
 import { branchBaseId, uniqueBranchIds } from '../domain/branch-id';
 import { Dictionary, compareCodePoints, toStringTable, type StringTableData } from './strings';
-import type { DocumentTable } from './documents';
+import { inFile, type DocumentTable } from './documents';
 import { buildPostings, buildTrigramIndex, type PostingsData, type TrigramIndexData } from './text-index';
 
 // Builds the search index of one data set: plain data (typed arrays and string tables) that a worker thread
@@ -453,6 +453,14 @@ export function indexSize(data: SearchIndexData): Record<string, number> {
     stringTables: bytes(data.tables),
     trigramIndexes: bytes(data.trigrams),
     postings: bytes(data.postings),
-    documents: bytes(data.documents),
+    ...documentBytes(data),
   };
+}
+
+/** The answer documents' bytes, in memory or read from the index snapshot's file per answer (documents.ts). */
+function documentBytes(data: SearchIndexData): { documents: number; documentsInFile?: number } {
+  const sizes = { documents: 0, documentsInFile: 0 };
+  for (const table of Object.values(data.documents ?? {}))
+    sizes[inFile(table.bytes) ? 'documentsInFile' : 'documents'] += table.bytes.byteLength + table.offsets.byteLength;
+  return sizes.documentsInFile ? sizes : { documents: sizes.documents };
 }

@@ -12,7 +12,8 @@ import { readSnapshot, writeSnapshot } from './snapshot';
 // version), builds the search index and posts it to the main thread (the typed arrays move without a copy).
 // The main thread keeps answering from the index it has meanwhile. With a snapshot folder (snapshot.ts), the
 // index of the served version is read from its snapshot when there is one, and a newly built one is written
-// there before it is posted.
+// there before it is posted; the index then answers from the snapshot's answer documents, which stay in that file
+// (documents.ts).
 
 export interface IndexWorkerData {
   source: StoreSource;
@@ -99,7 +100,7 @@ async function run() {
     let snapshotError: string | undefined;
     if (snapshotDir) {
       try {
-        const data = readSnapshot(snapshotDir, await store.dataVersion());
+        const data = readSnapshot(snapshotDir, await store.dataVersion(), { documentsInFile: true });
         if (data) {
           const buildMs = performance.now() - started;
           await post({
@@ -126,8 +127,11 @@ async function run() {
       // Before the post: posting hands the buffers over (they are empty here after it).
       const writing = performance.now();
       try {
-        writeSnapshot(snapshotDir, data);
+        const written = writeSnapshot(snapshotDir, data);
         snapshotMs = performance.now() - writing;
+        // The answers read the documents from the snapshot from now on: their bytes are not posted, and this
+        // thread's copy goes with it.
+        for (const [name, bytes] of Object.entries(written.documents)) data.documents![name as 'branches'].bytes = bytes;
       } catch (error) {
         snapshotError = `writing the snapshot: ${(error as Error).message}`;
       }

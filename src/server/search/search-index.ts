@@ -8,7 +8,7 @@ import {
 import { deliveryModeCodeOf } from '../../contract/delivery-modes';
 import { pageOf, splitBankBranchSearch, type AgentSearch, type BranchSearch } from '../store/store';
 import { codeHash, type OfficeEntry, type SearchIndexData } from './build';
-import { documentSource, encodeDocuments, pageBody, type DocumentTable } from './documents';
+import { documentSource, encodeDocuments, pageBody, type DocumentSource, type DocumentTable } from './documents';
 import { IdSet, TextIndex, postingsRows, type PostingsData } from './text-index';
 import { StringTable } from './strings';
 import { pageOfRanks } from './select';
@@ -62,9 +62,9 @@ export class SearchIndex {
   private readonly sets: Record<TextName, IdSet>;
   /** Matches of a search whose rows are gathered from postings (reused, grown as needed). */
   private gathered = new Int32Array(4096);
-  /** Each row's record as JSON (documents.ts), and Buffers over those bytes. */
+  /** Each row's record as JSON (documents.ts), and where answers copy those bytes from (memory or a file). */
   private readonly documents: { branches: DocumentTable; agents: DocumentTable };
-  private readonly sources: { branches: Buffer; agents: Buffer };
+  private readonly sources: { branches: DocumentSource; agents: DocumentSource };
 
   constructor(private readonly data: SearchIndexData) {
     this.version = data.version;
@@ -99,7 +99,19 @@ export class SearchIndex {
       agents: encodeDocuments(data.agents.count, (row) => JSON.stringify(this.agentRecord(row))),
     };
     this.documents = data.documents;
-    this.sources = { branches: documentSource(data.documents.branches), agents: documentSource(data.documents.agents) };
+    const branches = documentSource(data.documents.branches);
+    try {
+      this.sources = { branches, agents: documentSource(data.documents.agents) };
+    } catch (error) {
+      branches.close();
+      throw error;
+    }
+  }
+
+  /** Lets the answer documents' file go (documents in a snapshot file); the index answers nothing after it. */
+  close(): void {
+    this.sources.branches.close();
+    this.sources.agents.close();
   }
 
   /** The terms each text index remembers (what tellers searched lately), oldest first. */

@@ -121,7 +121,11 @@ export class SearchService {
         // not: the code is warm, its worker found what tellers searched lately, and a warm-up's cold searches
         // would each hold the event loop while lookups wait (0.3 s each at 1M rows).
         if (!this.current) await this.warm(index);
+        const previous = this.current;
         this.current = index;
+        // Its answer documents' file (documents.ts) goes once no request can be reading it: a request takes the
+        // index once and answers from it synchronously, so a minute is far more than any needs.
+        if (previous) setTimeout(() => previous.close(), 60_000).unref();
         this.lastError = null;
         this.resolveFirst();
       })
@@ -160,6 +164,7 @@ export class SearchService {
   async close(): Promise<void> {
     this.closed = true;
     await this.worker?.terminate();
+    this.current?.close();
   }
 
   private async build(): Promise<SearchIndex> {

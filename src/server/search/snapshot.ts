@@ -16,6 +16,7 @@ import {
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SearchIndexData } from './build';
+import type { FileBytes } from './documents';
 
 // The index snapshot (issue #26): the search index a worker built, written once into a file beside the data it
 // was built from (DATA_DIR/search-index), and read back at the next start instead of scanning the store and
@@ -25,7 +26,7 @@ import type { SearchIndexData } from './build';
 // Anything off (another version, another build of the code, a short or corrupt file) and the index is built
 // from the store as before; the snapshot is only ever a shortcut.
 
-const FORMAT = 1;
+const FORMAT = 2;
 const PREFIX = 'search-index-';
 /** Strings longer than this go to the raw part (the string tables' texts: tens of MB each). */
 const LONG_STRING = 64 * 1024;
@@ -33,7 +34,10 @@ const STALE_TEMPORARY_MS = 30 * 60_000;
 
 const VIEWS = { Int32Array, Uint32Array, Uint8Array, Int16Array, Uint16Array, Float64Array } as const;
 type ViewName = keyof typeof VIEWS;
-type Blob = { $view: ViewName; at: number; bytes: number } | { $string: true; at: number; bytes: number };
+/** `document`: the bytes of an answer-document table (readSnapshot may leave them in the file). */
+type Blob =
+  | { $view: ViewName; at: number; bytes: number; document?: true }
+  | { $string: true; at: number; bytes: number };
 
 interface Header {
   format: number;
@@ -73,10 +77,16 @@ const fileOf = (dir: string, version: string) =>
 
 /**
  * Writes the index of `data.version` into `dir` (a temporary file renamed into place, so a reader never sees
- * half of one), and removes the snapshots of other versions or code there. Returns the file and its size.
+ * half of one), and removes the snapshots of other versions or code there. Returns the file, its size and where
+ * in it the answer documents' bytes are (the index can then serve them from the file: documents.ts).
  */
-export function writeSnapshot(dir: string, data: SearchIndexData): { file: string; bytes: number } {
+export function writeSnapshot(
+  dir: string,
+  data: SearchIndexData,
+): { file: string; bytes: number; documents: Partial<Record<'branches' | 'agents', FileBytes>> } {
   mkdirSync(dir, { recursive: true });
+  const documentBytes = new Map(Object.entries(data.documents ?? {}).map(([name, table]) => [table.bytes, name]));
+  const documents: Partial<Record<'branches' | 'agents', FileBytes>> = {};
   const blobs: { value: ArrayBufferView; at: number }[] = [];
   let at = 0;
   const place = (value: ArrayBufferView) => {
@@ -89,7 +99,13 @@ export function writeSnapshot(dir: string, data: SearchIndexData): { file: strin
     if (ArrayBuffer.isView(value)) {
       const name = value.constructor.name as ViewName;
       if (!(name in VIEWS)) throw new Error(`the index snapshot cannot hold a ${name}`);
-      return { $view: name, at: place(value), bytes: value.byteLength } satisfies Blob;
+      const blob: Blob = { $view: name, at: place(value), bytes: value.byteLength };
+      const document = documentBytes.get(value as Uint8Array);
+      if (document) {
+        blob.document = true;
+        documents[document as 'branches' | 'agents'] = { file: '', at: blob.at, byteLength: value.byteLength };
+      }
+      return blob;
     }
     if (typeof value === 'string' && value.length > LONG_STRING) {
       const bytes = Buffer.from(value, 'utf8');
@@ -130,15 +146,21 @@ export function writeSnapshot(dir: string, data: SearchIndexData): { file: strin
     if (other.endsWith('.tmp') && Date.now() - statSync(path).mtimeMs < STALE_TEMPORARY_MS) continue;
     rmSync(path, { force: true });
   }
+  for (const table of Object.values(documents)) Object.assign(table, { file, at: base + table.at });
   const last = blobs.at(-1);
-  return { file, bytes: last ? base + last.at + last.value.byteLength : 8 + header.byteLength };
+  return { file, bytes: last ? base + last.at + last.value.byteLength : 8 + header.byteLength, documents };
 }
 
 /**
  * The index of data version `version` as a snapshot in `dir` holds it, built by this code; undefined when there
  * is none. Throws on a file that is there but cannot be read whole (the caller builds from the store instead).
+ * `documentsInFile`: the answer documents' bytes are not read but named where they are in the file (FileBytes).
  */
-export function readSnapshot(dir: string, version: string): SearchIndexData | undefined {
+export function readSnapshot(
+  dir: string,
+  version: string,
+  { documentsInFile = false }: { documentsInFile?: boolean } = {},
+): SearchIndexData | undefined {
   const file = fileOf(dir, version);
   if (!existsSync(file)) return undefined;
   const size = statSync(file).size;
@@ -161,6 +183,10 @@ export function readSnapshot(dir: string, version: string): SearchIndexData | un
       const blob = value as Blob | null;
       if (!blob || typeof blob !== 'object' || typeof blob.at !== 'number') return value;
       if ('$view' in blob) {
+        if (blob.document && documentsInFile) {
+          if (base + blob.at + blob.bytes > size) throw new Error(`index snapshot ${file} is shorter than it says`);
+          return { file, at: base + blob.at, byteLength: blob.bytes } satisfies FileBytes;
+        }
         const View = VIEWS[blob.$view];
         const view = new View(blob.bytes / View.BYTES_PER_ELEMENT);
         readExactly(new Uint8Array(view.buffer), base + blob.at);

@@ -8,6 +8,8 @@ import type { LookupStore } from '../../store/store';
 import { buildFromStore } from '../read-data-set';
 import { SearchIndex } from '../search-index';
 import { readSnapshot, writeSnapshot } from '../snapshot';
+import { indexSize } from '../build';
+import { DEFAULT_PAGE_SIZE, agentsQuery, branchesQuery } from '../../../contract';
 
 /**
  * Deep equality, typed arrays compared as bytes (toEqual walks a million-element array element by element: minutes).
@@ -52,6 +54,42 @@ describe('the index snapshot file', () => {
     expect(read!.documents!.branches.bytes.byteLength).toBeGreaterThan(1_000_000);
     // Another data version has no snapshot: built from the store instead.
     expect(readSnapshot(snapshots, `${data.version}-other`)).toBeUndefined();
+  });
+
+  it('leaves the answer documents in the file when asked, and the index answers from there byte for byte', async () => {
+    const data = await buildFromStore(store);
+    const inMemory = new SearchIndex(data);
+    const snapshots = join(dir, 'documents-in-file');
+    const written = writeSnapshot(snapshots, data);
+    // The positions writeSnapshot gives are those readSnapshot finds.
+    const read = readSnapshot(snapshots, data.version, { documentsInFile: true })!;
+    expect(read.documents!.branches.bytes).toEqual(written.documents.branches);
+    expect(read.documents!.agents.bytes).toEqual(written.documents.agents);
+    expect(ArrayBuffer.isView(read.documents!.branches.bytes)).toBe(false);
+    expect(indexSize(read).documentsInFile).toBeGreaterThan(1_000_000);
+    const fromFile = new SearchIndex(read);
+    // A snapshot removed meanwhile (another version written, WORKERS > 1) is still read through the open file.
+    rmSync(snapshots, { recursive: true });
+    const paging = { pageNumber: 1, pageSize: DEFAULT_PAGE_SIZE };
+    const searches = fromFile.warmUpPaths(80).map((path) => new URL(path, 'http://test'));
+    let answered = 0;
+    for (const url of searches) {
+      const raw = Object.fromEntries(url.searchParams);
+      for (const pageSize of [paging.pageSize, 1000]) {
+        if (url.pathname === '/v1/banks/branches') {
+          const query = { ...paging, pageSize, ...branchesQuery.parse(raw) };
+          expect(fromFile.branchesJson(query).toString(), url.href).toBe(inMemory.branchesJson(query).toString());
+          answered++;
+        } else if (url.pathname === '/v1/agents') {
+          const query = { ...paging, pageSize, ...agentsQuery.parse(raw) };
+          expect(fromFile.agentsJson(query)?.toString(), url.href).toBe(inMemory.agentsJson(query)?.toString());
+          answered++;
+        }
+      }
+    }
+    expect(answered).toBeGreaterThan(40);
+    fromFile.close();
+    inMemory.close();
   });
 
   it('keeps one snapshot: writing another version removes the one before', async () => {
