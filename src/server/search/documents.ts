@@ -113,7 +113,7 @@ export function documentSource(table: DocumentTable): DocumentSource {
   return {
     copy(target, targetStart, sourceStart, sourceEnd) {
       const length = sourceEnd - sourceStart;
-      for (let done = 0; done < length; ) {
+      for (let done = 0; done < length;) {
         const n = readSync(fd, target, targetStart + done, length - done, bytes.at + sourceStart + done);
         if (n === 0) throw new Error(`the answer documents in ${bytes.file} end early`);
         done += n;

@@ -131,7 +131,8 @@ async function run() {
         snapshotMs = performance.now() - writing;
         // The answers read the documents from the snapshot from now on: their bytes are not posted, and this
         // thread's copy goes with it.
-        for (const [name, bytes] of Object.entries(written.documents)) data.documents![name as 'branches'].bytes = bytes;
+        for (const [name, bytes] of Object.entries(written.documents))
+          data.documents![name as 'branches'].bytes = bytes;
       } catch (error) {
         snapshotError = `writing the snapshot: ${(error as Error).message}`;
       }

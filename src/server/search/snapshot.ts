@@ -36,8 +36,7 @@ const VIEWS = { Int32Array, Uint32Array, Uint8Array, Int16Array, Uint16Array, Fl
 type ViewName = keyof typeof VIEWS;
 /** `document`: the bytes of an answer-document table (readSnapshot may leave them in the file). */
 type Blob =
-  | { $view: ViewName; at: number; bytes: number; document?: true }
-  | { $string: true; at: number; bytes: number };
+  { $view: ViewName; at: number; bytes: number; document?: true } | { $string: true; at: number; bytes: number };
 
 interface Header {
   format: number;
