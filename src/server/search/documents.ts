@@ -13,7 +13,7 @@
 // shared and evictable, not the server's resident memory (issue #26's memory target). A read of a cached run
 // costs about 1 µs; a page of 20 scattered rows, about 20 of them.
 
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 
 /** A table's bytes kept in a file: `byteLength` bytes from position `at` of `file` (an index snapshot). */
 export interface FileBytes {
@@ -30,27 +30,92 @@ export interface DocumentTable {
 
 export const inFile = (bytes: Uint8Array | FileBytes): bytes is FileBytes => !ArrayBuffer.isView(bytes);
 
+/** Renders a row's document as JSON text (without the comma). */
+export type RenderDocument = (row: number) => string;
+/** Writes every row's document somewhere: into memory (encodeDocuments) or a file (documentsToFile). */
+export type EncodeDocuments = (table: 'branches' | 'agents', count: number, render: RenderDocument) => DocumentTable;
+
 /** Writes each row's JSON text, as `render` gives it, followed by a comma, into one buffer of the exact size. */
-export function encodeDocuments(count: number, render: (row: number) => string): DocumentTable {
-  const offsets = new Uint32Array(count + 1);
+export function encodeDocuments(count: number, render: RenderDocument): DocumentTable {
   let buffer = Buffer.allocUnsafe(Math.max(1024, count * 256));
-  let used = 0;
-  for (let row = 0; row < count; row++) {
-    const text = render(row);
-    // A UTF-16 unit is at most 3 bytes of UTF-8; grow before writing rather than measuring every text twice.
-    if (used + text.length * 3 + 1 > buffer.length) {
-      const grown = Buffer.allocUnsafe(Math.max(buffer.length * 2, used + text.length * 3 + 1));
+  const offsets = encode(
+    count,
+    render,
+    (need, used) => {
+      const grown = Buffer.allocUnsafe(Math.max(buffer.length * 2, need));
       buffer.copy(grown, 0, 0, used);
       buffer = grown;
-    }
-    used += buffer.write(text, used, 'utf8');
-    buffer[used++] = 0x2c; // ,
-    if (used > 0xffffffff) throw new Error('the answer documents exceed 4 GiB');
-    offsets[row + 1] = used;
-  }
+      return buffer;
+    },
+    buffer,
+  );
+  const used = offsets[count];
   const bytes = new Uint8Array(used);
   bytes.set(buffer.subarray(0, used));
   return { bytes, offsets };
+}
+
+/**
+ * The same documents written into the file `path` (created or emptied) through a buffer of a few MB, for an
+ * index whose answers will read them from a file (its snapshot): building one then never holds them in memory
+ * (at a million rows that was ~0.9 GB at the peak of a build: the growing buffer and its exact-size copy).
+ */
+export function encodeDocumentsToFile(path: string, count: number, render: RenderDocument): DocumentTable {
+  const chunk = Buffer.allocUnsafe(4 * 1024 * 1024);
+  const fd = openSync(path, 'w');
+  let flushed = 0;
+  try {
+    const offsets = encode(
+      count,
+      render,
+      (need, used) => {
+        // Everything written so far goes to the file; the chunk starts again at its beginning.
+        for (let done = 0; done < used;) done += writeSync(fd, chunk, done, used - done, flushed + done);
+        flushed += used;
+        if (need - used > chunk.length) throw new Error('one answer document is larger than the write buffer');
+        return chunk;
+      },
+      chunk,
+      () => flushed,
+    );
+    const end = offsets[count];
+    for (let done = 0; done < end - flushed;) done += writeSync(fd, chunk, done, end - flushed - done, flushed + done);
+    return { bytes: { file: path, at: 0, byteLength: end }, offsets };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The loop both write with: each row's text and a comma into `buffer` at its position past `base()` (the bytes
+ * already moved elsewhere); `room(need, used)` gives a buffer that can take `need` bytes from `used` on.
+ */
+function encode(
+  count: number,
+  render: RenderDocument,
+  room: (need: number, used: number) => Buffer,
+  first: Buffer,
+  base: () => number = () => 0,
+): Uint32Array {
+  const offsets = new Uint32Array(count + 1);
+  let buffer = first;
+  let used = 0;
+  for (let row = 0; row < count; row++) {
+    const text = render(row);
+    // A UTF-16 unit is at most 3 bytes of UTF-8; make room before writing rather than measuring every text twice.
+    if (used + text.length * 3 + 1 > buffer.length) {
+      const before = base();
+      buffer = room(used + text.length * 3 + 1, used);
+      // A file's buffer starts again once its bytes are written out.
+      if (base() !== before) used = 0;
+    }
+    used += buffer.write(text, used, 'utf8');
+    buffer[used++] = 0x2c; // ,
+    const at = base() + used;
+    if (at > 0xffffffff) throw new Error('the answer documents exceed 4 GiB');
+    offsets[row + 1] = at;
+  }
+  return offsets;
 }
 
 /**

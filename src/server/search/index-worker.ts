@@ -6,7 +6,9 @@ import type { StoreSource } from '../store/store';
 import { buildFromStore } from './read-data-set';
 import { indexSize, transferList, type SearchIndexData } from './build';
 import { SearchIndex, type RememberedMatches, type TextName } from './search-index';
-import { readSnapshot, writeSnapshot } from './snapshot';
+import { documentsScratchFile, readSnapshot, writeSnapshot } from './snapshot';
+import { encodeDocumentsToFile, type EncodeDocuments } from './documents';
+import { rmSync } from 'node:fs';
 
 // A worker thread of the server: opens its own connection to the store, scans the served data set (one
 // version), builds the search index and posts it to the main thread (the typed arrays move without a copy).
@@ -118,8 +120,20 @@ async function run() {
       }
     }
     const data = await buildFromStore(store);
-    // Making the index writes the answer documents into `data` (documents.ts): here, off the main thread.
-    const index = new SearchIndex(data);
+    // Making the index writes the answer documents into `data` (documents.ts): here, off the main thread. With
+    // snapshots, straight into files (never all in memory), which the snapshot then takes in.
+    const scratch: string[] = [];
+    const toFile: EncodeDocuments = (table, count, render) => {
+      scratch.push(documentsScratchFile(snapshotDir!, table));
+      return encodeDocumentsToFile(scratch.at(-1)!, count, render);
+    };
+    let index: SearchIndex;
+    try {
+      index = new SearchIndex(data, snapshotDir ? toFile : undefined);
+    } catch (error) {
+      for (const file of scratch) rmSync(file, { force: true });
+      throw error;
+    }
     const buildMs = performance.now() - started;
     const found = matches(data, terms, index);
     let snapshotMs: number | undefined;
@@ -129,10 +143,11 @@ async function run() {
       try {
         const written = writeSnapshot(snapshotDir, data);
         snapshotMs = performance.now() - writing;
-        // The answers read the documents from the snapshot from now on: their bytes are not posted, and this
-        // thread's copy goes with it.
+        // The answers read the documents from the snapshot from now on (from the scratch files if it could not be
+        // written: they then stay until a later snapshot's clean-up removes them).
         for (const [name, bytes] of Object.entries(written.documents))
           data.documents![name as 'branches'].bytes = bytes;
+        for (const file of scratch) rmSync(file, { force: true });
       } catch (error) {
         snapshotError = `writing the snapshot: ${(error as Error).message}`;
       }

@@ -8,7 +8,14 @@ import {
 import { deliveryModeCodeOf } from '../../contract/delivery-modes';
 import { pageOf, splitBankBranchSearch, type AgentSearch, type BranchSearch } from '../store/store';
 import { codeHash, type OfficeEntry, type SearchIndexData } from './build';
-import { documentSource, encodeDocuments, pageBody, type DocumentSource, type DocumentTable } from './documents';
+import {
+  documentSource,
+  encodeDocuments,
+  pageBody,
+  type DocumentSource,
+  type DocumentTable,
+  type EncodeDocuments,
+} from './documents';
 import { IdSet, TextIndex, postingsRows, type PostingsData } from './text-index';
 import { StringTable } from './strings';
 import { pageOfRanks } from './select';
@@ -66,7 +73,14 @@ export class SearchIndex {
   private readonly documents: { branches: DocumentTable; agents: DocumentTable };
   private readonly sources: { branches: DocumentSource; agents: DocumentSource };
 
-  constructor(private readonly data: SearchIndexData) {
+  /**
+   * `encode`: where the answer documents are written when `data` has none yet (in memory by default; the index
+   * worker writes them into a file when the index will serve them from its snapshot).
+   */
+  constructor(
+    private readonly data: SearchIndexData,
+    encode: EncodeDocuments = (_table, count, render) => encodeDocuments(count, render),
+  ) {
     this.version = data.version;
     this.countryIndex = new Map(data.countries.map((c, i) => [c, i]));
     this.offices = new Map(data.offices.map((h, index) => [h.code, { ...h, index }]));
@@ -93,10 +107,10 @@ export class SearchIndex {
     };
     // Written once per data set (in the index worker, which then posts them with the rest), read by every answer.
     data.documents ??= {
-      branches: encodeDocuments(data.branches.count, (row) =>
+      branches: encode('branches', data.branches.count, (row) =>
         branchDocument(this.branchRecord(row, HEAD_OFFICE_PLACEHOLDER)),
       ),
-      agents: encodeDocuments(data.agents.count, (row) => JSON.stringify(this.agentRecord(row))),
+      agents: encode('agents', data.agents.count, (row) => JSON.stringify(this.agentRecord(row))),
     };
     this.documents = data.documents;
     const branches = documentSource(data.documents.branches);

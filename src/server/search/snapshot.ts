@@ -15,6 +15,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { threadId } from 'node:worker_threads';
 import type { SearchIndexData } from './build';
 import type { FileBytes } from './documents';
 
@@ -84,27 +85,31 @@ export function writeSnapshot(
   data: SearchIndexData,
 ): { file: string; bytes: number; documents: Partial<Record<'branches' | 'agents', FileBytes>> } {
   mkdirSync(dir, { recursive: true });
-  const documentBytes = new Map(Object.entries(data.documents ?? {}).map(([name, table]) => [table.bytes, name]));
+  const documentBytes = new Map<unknown, string>(
+    Object.entries(data.documents ?? {}).map(([name, table]) => [table.bytes, name]),
+  );
   const documents: Partial<Record<'branches' | 'agents', FileBytes>> = {};
-  const blobs: { value: ArrayBufferView; at: number }[] = [];
+  // A blob's bytes: in memory, or (answer documents written straight to a file: documents.ts) in another file.
+  const blobs: { value: ArrayBufferView | FileBytes; at: number }[] = [];
   let at = 0;
-  const place = (value: ArrayBufferView) => {
+  const place = (value: ArrayBufferView | FileBytes) => {
     blobs.push({ value, at });
     const placed = at;
     at += align8(value.byteLength);
     return placed;
   };
   const structure = JSON.stringify(data, (_key, value: unknown) => {
+    const document = documentBytes.get(value) as 'branches' | 'agents' | undefined;
+    if (document) {
+      const bytes = value as Uint8Array | FileBytes;
+      const blob: Blob = { $view: 'Uint8Array', at: place(bytes), bytes: bytes.byteLength, document: true };
+      documents[document] = { file: '', at: blob.at, byteLength: bytes.byteLength };
+      return blob;
+    }
     if (ArrayBuffer.isView(value)) {
       const name = value.constructor.name as ViewName;
       if (!(name in VIEWS)) throw new Error(`the index snapshot cannot hold a ${name}`);
-      const blob: Blob = { $view: name, at: place(value), bytes: value.byteLength };
-      const document = documentBytes.get(value as Uint8Array);
-      if (document) {
-        blob.document = true;
-        documents[document as 'branches' | 'agents'] = { file: '', at: blob.at, byteLength: value.byteLength };
-      }
-      return blob;
+      return { $view: name, at: place(value), bytes: value.byteLength } satisfies Blob;
     }
     if (typeof value === 'string' && value.length > LONG_STRING) {
       const bytes = Buffer.from(value, 'utf8');
@@ -126,6 +131,10 @@ export function writeSnapshot(
     writeSync(fd, length, 0, 8, 0);
     writeSync(fd, header, 0, header.byteLength, 8);
     for (const blob of blobs) {
+      if (!ArrayBuffer.isView(blob.value)) {
+        copyFromFile(blob.value, fd, base + blob.at);
+        continue;
+      }
       const bytes = new Uint8Array(blob.value.buffer, blob.value.byteOffset, blob.value.byteLength);
       for (let done = 0; done < bytes.byteLength;)
         done += writeSync(fd, bytes, done, bytes.byteLength - done, base + blob.at + done);
@@ -148,6 +157,32 @@ export function writeSnapshot(
   for (const table of Object.values(documents)) Object.assign(table, { file, at: base + table.at });
   const last = blobs.at(-1);
   return { file, bytes: last ? base + last.at + last.value.byteLength : 8 + header.byteLength, documents };
+}
+
+/** Copies bytes that are in another file into `fd` at `position`, a few MB at a time. */
+function copyFromFile(from: FileBytes, fd: number, position: number): void {
+  const chunk = Buffer.allocUnsafe(Math.min(8 * 1024 * 1024, Math.max(from.byteLength, 1)));
+  const source = openSync(from.file, 'r');
+  try {
+    for (let done = 0; done < from.byteLength;) {
+      const n = readSync(source, chunk, 0, Math.min(chunk.length, from.byteLength - done), from.at + done);
+      if (n === 0) throw new Error(`${from.file} ended early`);
+      for (let written = 0; written < n;)
+        written += writeSync(fd, chunk, written, n - written, position + done + written);
+      done += n;
+    }
+  } finally {
+    closeSync(source);
+  }
+}
+
+/**
+ * A file to write answer documents into while an index is built (encodeDocumentsToFile), until its snapshot
+ * holds them: named like a temporary file, so another process's snapshot does not remove it meanwhile.
+ */
+export function documentsScratchFile(dir: string, table: string): string {
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `${PREFIX}documents-${table}-${process.pid}-${threadId}-${Date.now()}.tmp`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,8 @@ import { createTestApp, LOOKUP_HEADERS, openTestStore, testEngines, type TestApp
 import type { LookupStore } from '../../store/store';
 import { buildFromStore } from '../read-data-set';
 import { SearchIndex } from '../search-index';
-import { readSnapshot, writeSnapshot } from '../snapshot';
+import { documentsScratchFile, readSnapshot, writeSnapshot } from '../snapshot';
+import { encodeDocumentsToFile } from '../documents';
 import { indexSize } from '../build';
 import { DEFAULT_PAGE_SIZE, agentsQuery, branchesQuery } from '../../../contract';
 
@@ -90,6 +91,30 @@ describe('the index snapshot file', () => {
     expect(answered).toBeGreaterThan(40);
     fromFile.close();
     inMemory.close();
+  });
+
+  it('takes in answer documents written straight into a file (a build with snapshots), as those in memory', async () => {
+    const inMemory = await buildFromStore(store);
+    new SearchIndex(inMemory);
+    const snapshots = join(dir, 'documents-written-to-file');
+    const scratch: string[] = [];
+    const data = await buildFromStore(store);
+    new SearchIndex(data, (table, count, render) => {
+      scratch.push(documentsScratchFile(snapshots, table));
+      return encodeDocumentsToFile(scratch.at(-1)!, count, render);
+    });
+    for (const table of ['branches', 'agents'] as const) {
+      const [expected, actual] = [inMemory, data].map((d) => d.documents![table]);
+      expect(Buffer.from(actual.offsets.buffer).equals(Buffer.from(expected.offsets.buffer)), table).toBe(true);
+      // More than one write buffer (4 MB) of them: the file is written in several pieces.
+      expect(actual.bytes.byteLength, table).toBe(expected.bytes.byteLength);
+      expect(readFileSync(scratch[table === 'branches' ? 0 : 1]).equals(expected.bytes as Uint8Array), table).toBe(
+        true,
+      );
+    }
+    expect(data.documents!.branches.bytes.byteLength).toBeGreaterThan(4 * 1024 * 1024);
+    writeSnapshot(snapshots, data);
+    expectSameData(readSnapshot(snapshots, data.version), inMemory);
   });
 
   it('keeps one snapshot: writing another version removes the one before', async () => {
