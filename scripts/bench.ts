@@ -67,6 +67,10 @@ const TARGET = {
   otherP99: 50,
   pageSize1000P99: 150,
   generator: 15_000,
+  /** Peak resident memory of everything that serves, from start to ready and while serving (MB, 10^6 bytes). */
+  rssMB: 800,
+  /** Start to ready, by store (half of what issue #26 measured on this machine). */
+  readyMs: { sqlite: 11_000, postgres: 9_000 } as Record<string, number>,
 };
 const COLD_SECONDS = 10;
 
@@ -85,6 +89,8 @@ interface Server {
   port: number;
   startupMs: number;
   indexLog: Record<string, unknown> | null;
+  /** Resident memory (MiB) at its highest from spawn to /readyz 200, sampled at every poll. */
+  startPeakMiB: number;
 }
 
 interface Choice {
@@ -114,8 +120,10 @@ async function startServer(choice: Choice, workers: number, seed: boolean, logLe
   });
   child.stdout!.resume();
   let indexLog: Record<string, unknown>;
+  let startPeakMiB = 0;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    startPeakMiB = Math.max(startPeakMiB, residentMiB(child.pid!));
     if (Date.now() - started > 600_000) throw new Error('the server was not ready within 10 minutes');
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
       async (r) => (r.status === 200 ? ((await r.json()) as { searchIndex: Record<string, unknown> }) : null),
@@ -127,7 +135,7 @@ async function startServer(choice: Choice, workers: number, seed: boolean, logLe
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { child, port, startupMs: Date.now() - started, indexLog };
+  return { child, port, startupMs: Date.now() - started, indexLog, startPeakMiB };
 }
 
 /** Resident memory of a process and all its descendants (the server, its cluster workers), in MiB. */
@@ -425,6 +433,8 @@ async function main() {
       );
     }
 
+    // Everything before the replace: one index, serving (the first seconds, the warm-ups and every shape).
+    const servingPeakRss = rss.overall;
     let replace: ReplaceResult | null = null;
     if (!smoke && !values.real && !values['no-replace']) {
       process.stdout.write('replace (import) under load … ');
@@ -448,6 +458,12 @@ async function main() {
     const verdict = (misses: string[]) => (smoke ? '–' : misses.length ? `missed: ${misses.join('; ')}` : 'met');
     const generatorMisses =
       generator.requestsPerSecond < TARGET.generator ? [`under ${TARGET.generator} req/s`] : ([] as string[]);
+    const memoryMisses = [api.startPeakMiB, servingPeakRss].some((mib) => mib * 1.048576 > TARGET.rssMB)
+      ? [`peak over ${TARGET.rssMB} MB`]
+      : [];
+    const readyTarget = TARGET.readyMs[storeName];
+    const readyMisses =
+      readyTarget !== undefined && api.startupMs > readyTarget ? [`over ${readyTarget / 1000} s`] : ([] as string[]);
     const firstMisses = first.p99 > TARGET.firstWindowP99 ? [`p99 over ${TARGET.firstWindowP99} ms`] : [];
     if (first.errors) firstMisses.push(`${first.errors} errors`);
     const lines = [
@@ -457,7 +473,7 @@ async function main() {
       `- Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average before the run ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min), after ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' / ')}`,
-      `- Server: src/server/main.ts, WORKERS=${workers}, RATE_LIMIT_MAX=0, LOG_LEVEL=${values.real ? 'info (the audit line of every request)' : 'warn'}; **ready ${(api.startupMs / 1000).toFixed(1)} s** after start (spawn to /readyz 200); resident memory (the server and every process under it) ${rssAtReady.toFixed(0)} MiB once ready, **peak ${rss.overall.toFixed(0)} MiB** over the run, ${rssAfterRun.toFixed(0)} MiB at its end`,
+      `- Server: src/server/main.ts, WORKERS=${workers}, RATE_LIMIT_MAX=0, LOG_LEVEL=${values.real ? 'info (the audit line of every request)' : 'warn'}; **ready ${(api.startupMs / 1000).toFixed(1)} s** after start (spawn to /readyz 200; ${verdict(readyMisses)}${readyTarget ? `; ≤ ${readyTarget / 1000} s` : ''}); resident memory (the server and every process under it): **peak ${api.startPeakMiB.toFixed(0)} MiB from start to ready**, ${rssAtReady.toFixed(0)} MiB once ready, **peak ${servingPeakRss.toFixed(0)} MiB while serving** (every shape; ${verdict(memoryMisses)}; ≤ ${TARGET.rssMB} MB = ${Math.floor(TARGET.rssMB / 1.048576)} MiB), peak ${rss.overall.toFixed(0)} MiB over the run (with the replace: the index serving and the next one being built), ${rssAfterRun.toFixed(0)} MiB at its end`,
       `- Search index: ${api.indexLog ? JSON.stringify(api.indexLog) : 'not reported'}`,
       `- Load: wrk, 2 threads, ${connections} connections, ${seconds} s per shape, 127.0.0.1; each shape rotates through its queries (the "distinct" shapes: thousands of different searches, shuffled), each requested once before timing ("first ms": the slowest of those first requests). Non-2xx: answers with a status ≥ 400; errors: connect, read, write errors and timeouts`,
       `- Generator: wrk against the bare node:http server answering 2 bytes: **${rps(generator.requestsPerSecond)} req/s**, p99 ${ms(generator.p99)} ms (${verdict(generatorMisses)}; ≥ ${TARGET.generator})`,
@@ -535,6 +551,8 @@ async function main() {
           workers,
           startupMs: api.startupMs,
           rssAtReady,
+          startPeakRss: api.startPeakMiB,
+          servingPeakRss,
           peakRss: rss.overall,
           rssAfterRun,
           index: api.indexLog,
