@@ -150,6 +150,33 @@ function hashTable(codes: readonly (string | null)[]): Int32Array {
   return table;
 }
 
+/** Int32 values appended one at a time: half the memory of a JavaScript array of numbers, off the heap. */
+class Int32Column {
+  private values = new Int32Array(1 << 16);
+  private length = 0;
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Int32Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
+  }
+  /** The values appended so far (a view, no copy). */
+  get view(): Int32Array {
+    return this.values.subarray(0, this.length);
+  }
+}
+
+/** Each Int32Column of `columns` as the view of its values; the other columns are left out. */
+function columnViews<T extends object>(
+  columns: T,
+): { [K in keyof T as T[K] extends Int32Column ? K : never]: Int32Array } {
+  return Object.fromEntries(
+    Object.entries(columns).flatMap(([key, column]) => (column instanceof Int32Column ? [[key, column.view]] : [])),
+  ) as never;
+}
+
 /**
  * Builds the index row by row, as a store's scan hands the rows over: each row becomes dictionary ids (the
  * strings of a row are garbage at once), then `finish` sorts the rows into answer order.
@@ -176,25 +203,25 @@ export class SearchIndexBuilder implements DataSetVisitor {
   private readonly banks: { country: number; code: number; name: number }[] = [];
   // Branch columns in load order (ids are the load order, 1-based, in both stores).
   private readonly b = {
-    bank: [] as number[],
-    branchName: [] as number[],
+    bank: new Int32Column(),
+    branchName: new Int32Column(),
     routing: [] as (string | null)[],
     branchId: [] as string[],
-    addr1: [] as number[],
-    addr2: [] as number[],
-    city: [] as number[],
-    district: [] as number[],
-    state: [] as number[],
+    addr1: new Int32Column(),
+    addr2: new Int32Column(),
+    city: new Int32Column(),
+    district: new Int32Column(),
+    state: new Int32Column(),
   };
   private readonly a = {
-    office: [] as number[],
+    office: new Int32Column(),
     code: [] as string[],
-    name: [] as number[],
-    addr1: [] as number[],
-    addr2: [] as number[],
-    city: [] as number[],
-    state: [] as number[],
-    phone: [] as number[],
+    name: new Int32Column(),
+    addr1: new Int32Column(),
+    addr2: new Int32Column(),
+    city: new Int32Column(),
+    state: new Int32Column(),
+    phone: new Int32Column(),
   };
 
   reference(parts: Pick<DataSet, 'countries' | 'states' | 'headOffices'>): void {
@@ -255,19 +282,20 @@ export class SearchIndexBuilder implements DataSetVisitor {
   }
 
   finish(version: string): SearchIndexData {
+    const b = { ...this.b, ...columnViews(this.b) };
     const countries = [
       ...new Set([...this.countries, ...this.country.values, ...this.offices.map((h) => h.country)]),
     ].sort(compareCodePoints);
     const countryRank = Int32Array.from(this.country.values, (c) => countries.indexOf(c));
 
     // ---- Bank branches, in answer order: country, bank name, branch name, id.
-    const n = this.b.bank.length;
+    const n = b.bank.length;
     const bankNameRank = ranks(this.bankName.values);
     const branchNameRank = ranks(this.branchName.values);
-    const bankOfRow = Int32Array.from(this.b.bank);
+    const bankOfRow = Int32Array.from(b.bank);
     const bankCountry = Int32Array.from(this.banks, (bank) => countryRank[bank.country]);
     const bankNameOrder = Int32Array.from(this.banks, (bank) => bankNameRank[bank.name]);
-    const nameRank = remap(Int32Array.from(this.b.branchName), branchNameRank);
+    const nameRank = remap(Int32Array.from(b.branchName), branchNameRank);
     const order = new Int32Array(n).map((_, i) => i);
     order.sort((x, y) => {
       const bx = bankOfRow[x];
@@ -309,15 +337,15 @@ export class SearchIndexBuilder implements DataSetVisitor {
     // Branch names in code-point order (their ids are their ranks); lower-cased copies of the searched columns.
     const branchNames = Array.from(this.branchName.values);
     this.branchName.values.forEach((value, id) => (branchNames[branchNameRank[id]] = value));
-    const addr1 = Int32Array.from(order, (i) => this.b.addr1[i]);
-    const addr2 = Int32Array.from(order, (i) => this.b.addr2[i]);
-    const district = Int32Array.from(order, (i) => this.b.district[i]);
+    const addr1 = Int32Array.from(order, (i) => b.addr1[i]);
+    const addr2 = Int32Array.from(order, (i) => b.addr2[i]);
+    const district = Int32Array.from(order, (i) => b.district[i]);
     const addr1Lower = lowerCased(this.addr1.values);
     const addr2Lower = lowerCased(this.addr2.values);
     const districtLower = lowerCased(this.district.values);
-    const routing = Array.from(order, (i) => this.b.routing[i]);
+    const routing = Array.from(order, (i) => b.routing[i]);
     // Branch ids (domain/branch-id.ts): a repeated one is told apart in answer order.
-    const branchIds = uniqueBranchIds(Array.from(order, (i) => this.b.branchId[i]));
+    const branchIds = uniqueBranchIds(Array.from(order, (i) => b.branchId[i]));
     const branches = {
       count: n,
       id: order.map((i) => i + 1),
@@ -327,18 +355,18 @@ export class SearchIndexBuilder implements DataSetVisitor {
       addr1Lower: remap(addr1, addr1Lower.of),
       addr2,
       addr2Lower: remap(addr2, addr2Lower.of),
-      city: permuted(this.b.city),
+      city: permuted(b.city),
       district,
       districtLower: remap(district, districtLower.of),
-      state: permuted(this.b.state),
+      state: permuted(b.state),
     };
 
     // ---- Agents, in answer order: head office code, agent code.
-    const a = this.a;
+    const a = { ...this.a, ...columnViews(this.a) };
     const agentOrder = a.office.map((_, i) => i);
     agentOrder.sort((x, y) => a.office[x] - a.office[y] || compareCodePoints(a.code[x], a.code[y]));
     const m = agentOrder.length;
-    const agentColumn = (column: number[]) => Int32Array.from(agentOrder, (i) => column[i]);
+    const agentColumn = (column: Int32Array) => Int32Array.from(agentOrder, (i) => column[i]);
     // Agent names numbered in answer order (first row holding each), so that a head office's names are one
     // narrow span of ids: the names a search matched inside a head office are a slice of the matched ids.
     const agentNameRank = new Int32Array(this.agentName.values.length).fill(-1);
@@ -368,7 +396,7 @@ export class SearchIndexBuilder implements DataSetVisitor {
       office.nameMin = Math.min(office.nameMin, agents.name[row]);
       office.nameMax = Math.max(office.nameMax, agents.name[row]);
     }
-    const agentCodes = agentOrder.map((i) => a.code[i]);
+    const agentCodes = Array.from(agentOrder, (i) => a.code[i]);
 
     return {
       version,

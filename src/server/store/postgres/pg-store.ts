@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { REPO_ROOT } from '../../paths';
 import { type City, type PayoutNetwork, type PayoutType } from '../../../contract';
-import type { DataSet, DataSetVisitor } from '../../domain/data-set';
+import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../../domain/data-set';
 import { AGENT_TABLE, BRANCH_TABLE, selectColumns, tableColumns, tableValues } from '../../domain/kind-columns';
 import {
   DataSetChangedError,
@@ -41,6 +41,8 @@ export interface PgStoreOptions {
 // Migrations and data-set loads may run far longer than a lookup: their statements are exempt from
 // statement_timeout and get this client-side bound instead of the pool's query_timeout.
 const MAINTENANCE_TIMEOUT_MS = 60 * 60 * 1000;
+/** Rows fetched at a time when a scan streams the data set (scanDataSet). */
+const SCAN_BATCH = 5000;
 const maintenance = (client: pg.PoolClient, text: string, values?: unknown[]) =>
   // query_timeout per query is read by pg's Client but missing from its QueryConfig type.
   client.query({ text, values, query_timeout: MAINTENANCE_TIMEOUT_MS } as pg.QueryConfig);
@@ -448,6 +450,14 @@ export class PgStore implements LookupStore {
    * or this read for the swap's commit.
    */
   async readDataSet(): Promise<{ dataSet: DataSet; version: string }> {
+    return this.readInSnapshot();
+  }
+
+  /**
+   * readDataSet's one transaction. With `visit`, the rows are not gathered but handed over as they arrive, a few
+   * thousand at a time through a cursor (the search index's scan: a million rows never all in memory at once).
+   */
+  private async readInSnapshot(visit?: DataSetVisitor): Promise<{ dataSet: DataSet; version: string }> {
     return this.guard(async () => {
       const client = await this.pool.connect();
       try {
@@ -501,10 +511,28 @@ export class PgStore implements LookupStore {
             deliveryModes: officeModes.get(h.code) ?? [],
             bankCodes: officeBanks.get(h.code) ?? [],
           })),
-          branches: await all(`SELECT ${selectColumns(BRANCH_TABLE)} FROM ${BRANCH_TABLE.table} ORDER BY id`),
-          agents: await all(`SELECT ${selectColumns(AGENT_TABLE)} FROM ${AGENT_TABLE.table} ORDER BY id`),
+          branches: [],
+          agents: [],
           sources: sources.map((r) => ({ ...r, countries: r.countries.split(' ').filter(Boolean) })),
         };
+        const branches = `SELECT ${selectColumns(BRANCH_TABLE)} FROM ${BRANCH_TABLE.table} ORDER BY id`;
+        const agents = `SELECT ${selectColumns(AGENT_TABLE)} FROM ${AGENT_TABLE.table} ORDER BY id`;
+        if (visit) {
+          visit.reference(dataSet);
+          const each = async <R>(sql: string, row: (r: R) => void) => {
+            await maintenance(client, `DECLARE scan NO SCROLL CURSOR FOR ${sql}`);
+            for (let batch = await all<R>(`FETCH ${SCAN_BATCH} FROM scan`); batch.length > 0;) {
+              for (const r of batch) row(r);
+              batch = batch.length < SCAN_BATCH ? [] : await all<R>(`FETCH ${SCAN_BATCH} FROM scan`);
+            }
+            await maintenance(client, 'CLOSE scan');
+          };
+          await each<BranchRow>(branches, (r) => visit.branch(r));
+          await each<AgentRow>(agents, (r) => visit.agent(r));
+        } else {
+          dataSet.branches = await all(branches);
+          dataSet.agents = await all(agents);
+        }
         await client.query('COMMIT');
         return { dataSet, version };
       } catch (error) {
@@ -516,13 +544,9 @@ export class PgStore implements LookupStore {
     });
   }
 
-  /** Reads the data set whole (one snapshot, readDataSet), then hands it over row by row. */
+  /** Hands the data set over row by row as it is read (one snapshot, as readDataSet). */
   async scanDataSet(visit: DataSetVisitor): Promise<string> {
-    const { dataSet, version } = await this.readDataSet();
-    visit.reference(dataSet);
-    for (const row of dataSet.branches) visit.branch(row);
-    for (const row of dataSet.agents) visit.agent(row);
-    return version;
+    return (await this.readInSnapshot(visit)).version;
   }
 
   async close(): Promise<void> {
