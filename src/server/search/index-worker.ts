@@ -7,7 +7,7 @@ import { buildFromStore } from './read-data-set';
 import { indexSize, transferList, type SearchIndexData } from './build';
 import { SearchIndex, type RememberedMatches, type TextName } from './search-index';
 import { documentsScratchFile, readSnapshot, writeSnapshot } from './snapshot';
-import { encodeDocumentsToFile, type EncodeDocuments } from './documents';
+import { encodeDocumentsToFile, inFile, readThrough, type EncodeDocuments } from './documents';
 import { rmSync } from 'node:fs';
 
 // A worker thread of the server: opens its own connection to the store, scans the served data set (one
@@ -104,6 +104,8 @@ async function run() {
       try {
         const data = readSnapshot(snapshotDir, await store.dataVersion(), { documentsInFile: true });
         if (data) {
+          // The answer documents stay in the file (documents.ts): into the page cache before the index serves.
+          for (const table of Object.values(data.documents ?? {})) if (inFile(table.bytes)) readThrough(table.bytes);
           const buildMs = performance.now() - started;
           await post({
             type: 'built',

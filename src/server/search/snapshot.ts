@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import type { SearchIndexData } from './build';
-import type { FileBytes } from './documents';
+import { readInPieces, type FileBytes } from './documents';
 
 // The index snapshot (issue #26): the search index a worker built, written once into a file beside the data it
 // was built from (DATA_DIR/search-index), and read back at the next start instead of scanning the store and
@@ -161,19 +161,10 @@ export function writeSnapshot(
 
 /** Copies bytes that are in another file into `fd` at `position`, a few MB at a time. */
 function copyFromFile(from: FileBytes, fd: number, position: number): void {
-  const chunk = Buffer.allocUnsafe(Math.min(8 * 1024 * 1024, Math.max(from.byteLength, 1)));
-  const source = openSync(from.file, 'r');
-  try {
-    for (let done = 0; done < from.byteLength;) {
-      const n = readSync(source, chunk, 0, Math.min(chunk.length, from.byteLength - done), from.at + done);
-      if (n === 0) throw new Error(`${from.file} ended early`);
-      for (let written = 0; written < n;)
-        written += writeSync(fd, chunk, written, n - written, position + done + written);
-      done += n;
-    }
-  } finally {
-    closeSync(source);
-  }
+  readInPieces(from, (chunk, length, offset) => {
+    for (let written = 0; written < length;)
+      written += writeSync(fd, chunk, written, length - written, position + offset + written);
+  });
 }
 
 /**
