@@ -1,4 +1,4 @@
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -14,7 +14,8 @@ import { STORE_OPTIONS, storeChoice } from './lib/store-options';
 // npm run bench -- [--seconds 5] [--connections 32] [--only regex] [--out docs/benchmarks/latest.md]
 //   [--workers 1] [--compare other.json] [--store sqlite|postgres] [--data-dir dir] [--database-url url]
 //   [--real] [--smoke] [--no-replace] [--cpu-prof dir]
-// Starts the real server (src/server/main.ts, rate limit off, WORKERS=n) on the data set `npm run gen` loaded,
+// Starts the real server as `npm start` runs it (compiled: `npm run build:server`, then dist/server/main.js; rate
+// limit off, WORKERS=n) on the data set `npm run gen` loaded,
 // times it until /readyz says 200, drives the first 10 s after that at once, then every shape, each followed by
 // the machine's ceiling (a bare node:http process answering the shape's own bytes), then an import under load.
 // The load generator is wrk (scripts/lib/bench-http.ts). Writes a markdown table and the same figures as JSON.
@@ -98,12 +99,23 @@ interface Choice {
   databaseUrl?: string;
 }
 
+/**
+ * The server as `npm start` runs it: compiled JavaScript (esbuild, dist/server), no TypeScript loader in the
+ * process (tsx's transform cache and its esbuild child would count in the memory and the start-up).
+ */
+const SERVER_ENTRY = join('dist', 'server', 'main.js');
+
+function buildServer(): void {
+  const build = spawnSync('npm', ['run', '--silent', 'build:server'], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`npm run build:server exited with ${build.status}`);
+}
+
 /** The real server, as `npm start` runs it (without the portal), timed from spawn to /readyz 200. */
 async function startServer(choice: Choice, workers: number, seed: boolean, logLevel: string): Promise<Server> {
   const port = await freePort();
   const started = Date.now();
   const cpuProf = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
-  const child = spawn(process.execPath, [...cpuProf, '--import', 'tsx', join('src', 'server', 'main.ts')], {
+  const child = spawn(process.execPath, [...cpuProf, '--enable-source-maps', SERVER_ENTRY], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -337,6 +349,7 @@ async function main() {
   const distinct = distinctBranchSearches(real);
   const children: ChildProcess[] = [];
   const bodyDir = mkdtempSync(join(tmpdir(), 'bench-ceiling-'));
+  buildServer();
 
   try {
     // The ceiling server first: before the API starts, it shows what the generator reaches at all here.
@@ -473,7 +486,7 @@ async function main() {
       `- Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average before the run ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min), after ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' / ')}`,
-      `- Server: src/server/main.ts, WORKERS=${workers}, RATE_LIMIT_MAX=0, LOG_LEVEL=${values.real ? 'info (the audit line of every request)' : 'warn'}; **ready ${(api.startupMs / 1000).toFixed(1)} s** after start (spawn to /readyz 200; ${verdict(readyMisses)}${readyTarget ? `; ≤ ${readyTarget / 1000} s` : ''}); resident memory (the server and every process under it): **peak ${api.startPeakMiB.toFixed(0)} MiB from start to ready**, ${rssAtReady.toFixed(0)} MiB once ready, **peak ${servingPeakRss.toFixed(0)} MiB while serving** (every shape; ${verdict(memoryMisses)}; ≤ ${TARGET.rssMB} MB = ${Math.floor(TARGET.rssMB / 1.048576)} MiB), peak ${rss.overall.toFixed(0)} MiB over the run (with the replace: the index serving and the next one being built), ${rssAfterRun.toFixed(0)} MiB at its end`,
+      `- Server: dist/server/main.js (compiled, as npm start runs it), WORKERS=${workers}, RATE_LIMIT_MAX=0, LOG_LEVEL=${values.real ? 'info (the audit line of every request)' : 'warn'}; **ready ${(api.startupMs / 1000).toFixed(1)} s** after start (spawn to /readyz 200; ${verdict(readyMisses)}${readyTarget ? `; ≤ ${readyTarget / 1000} s` : ''}); resident memory (the server and every process under it): **peak ${api.startPeakMiB.toFixed(0)} MiB from start to ready**, ${rssAtReady.toFixed(0)} MiB once ready, **peak ${servingPeakRss.toFixed(0)} MiB while serving** (every shape; ${verdict(memoryMisses)}; ≤ ${TARGET.rssMB} MB = ${Math.floor(TARGET.rssMB / 1.048576)} MiB), peak ${rss.overall.toFixed(0)} MiB over the run (with the replace: the index serving and the next one being built), ${rssAfterRun.toFixed(0)} MiB at its end`,
       `- Search index: ${api.indexLog ? JSON.stringify(api.indexLog) : 'not reported'}`,
       `- Load: wrk, 2 threads, ${connections} connections, ${seconds} s per shape, 127.0.0.1; each shape rotates through its queries (the "distinct" shapes: thousands of different searches, shuffled), each requested once before timing ("first ms": the slowest of those first requests). Non-2xx: answers with a status ≥ 400; errors: connect, read, write errors and timeouts`,
       `- Generator: wrk against the bare node:http server answering 2 bytes: **${rps(generator.requestsPerSecond)} req/s**, p99 ${ms(generator.p99)} ms (${verdict(generatorMisses)}; ≥ ${TARGET.generator})`,
