@@ -1,3 +1,4 @@
+import './v8-flags';
 import cluster from 'node:cluster';
 import { join } from 'node:path';
 import closeWithGrace from 'close-with-grace';

@@ -67,6 +67,8 @@ export class SearchIndex {
   private readonly tables: Record<keyof SearchIndexData['tables'], StringTable>;
   private readonly text: Record<TextName, TextIndex>;
   private readonly sets: Record<TextName, IdSet>;
+  /** officesOffering's answers, by country and delivery mode (at most countries × modes entries). */
+  private readonly offering = new Map<string, readonly (OfficeEntry & { index: number })[]>();
   /** Matches of a search whose rows are gathered from postings (reused, grown as needed). */
   private gathered = new Int32Array(4096);
   /** Each row's record as JSON (documents.ts), and where answers copy those bytes from (memory or a file). */
@@ -463,11 +465,23 @@ export class SearchIndex {
   // ---------------------------------------------------------------------------------------------------------
   // Agent list (spec §4.1)
 
-  /** Head offices of the country offering the mode, by code: the agent list's order. */
-  private officesOffering(country: string, deliveryMode: number) {
-    return this.data.offices
-      .map((h, index) => ({ ...h, index }))
-      .filter((h) => h.country === country && h.deliveryModes.includes(deliveryMode));
+  /**
+   * Head offices of the country offering the mode, by code: the agent list's order. Worked out once per country
+   * and mode for this index (a part of the index, like its columns: the offices never change within a data
+   * version). Made per request, the copies were garbage that V8 placed straight in the old generation (6.6 kB a
+   * search, kept until a full collection: issue #26's memory while serving).
+   */
+  private officesOffering(country: string, deliveryMode: number): readonly (OfficeEntry & { index: number })[] {
+    const key = `${country}\u0000${deliveryMode}`;
+    let offices = this.offering.get(key);
+    if (!offices) {
+      if (!this.countryIndex.has(country)) return [];
+      offices = this.data.offices
+        .map((h, index) => ({ ...h, index }))
+        .filter((h) => h.country === country && h.deliveryModes.includes(deliveryMode));
+      this.offering.set(key, offices);
+    }
+    return offices;
   }
 
   agents(search: AgentSearch): Page<Agent> {
