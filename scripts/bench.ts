@@ -10,6 +10,7 @@ import { LOOKUP_HEADERS, runLoad, type LoadResult } from './lib/bench-http';
 import { buildShapes, distinctBranchSearches, type Shape } from './lib/bench-shapes';
 import { runStagingBench } from './lib/bench-staging';
 import { STORE_OPTIONS, storeChoice } from './lib/store-options';
+import { StallSampler, type StallWindow } from './lib/stall-sampler';
 
 // npm run bench -- [--seconds 5] [--connections 32] [--only regex] [--out docs/benchmarks/latest.md]
 //   [--workers 1] [--compare other.json] [--store sqlite|postgres] [--data-dir dir] [--database-url url]
@@ -242,6 +243,13 @@ interface ReplaceResult {
   p99: number;
   errors: number;
   requestsPerSecond: number;
+  /** Per window, what the server's side saw (lib/stall-sampler.ts), and its start (ms after the import's). */
+  stalls: (StallWindow & { startMs: number })[];
+  /**
+   * When (ms after the import's spawn) it began to read the data set (Node, the TypeScript loader and opening the
+   * store before it), began to write it, had written it, and when the probe first got the new version.
+   */
+  phases: { readFromMs: number; writeFromMs: number; writtenMs: number; servedMs: number };
 }
 
 /**
@@ -257,8 +265,10 @@ async function replaceUnderLoad(
   connections: number,
   choice: Choice,
   store: string,
+  serverPid: number,
 ): Promise<ReplaceResult> {
   const probePath = paths[0];
+  let servedAt = 0;
   const versions: { version: string; answers: number; bodies: Set<string> }[] = [];
   let probing = true;
   let importDoneAt = 0;
@@ -271,6 +281,7 @@ async function replaceUnderLoad(
         .digest('hex');
       const version = `${response.status} ${response.headers.get('x-data-version')}`;
       const last = versions.at(-1);
+      if (last && last.version !== version && !servedAt) servedAt = Date.now();
       if (last?.version === version) {
         last.answers++;
         last.bodies.add(body);
@@ -297,14 +308,20 @@ async function replaceUnderLoad(
       choice.dataDir,
       ...(choice.databaseUrl ? ['--database-url', choice.databaseUrl] : []),
     ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
+  let genOutput = '';
+  gen.stdout!.on('data', (chunk: Buffer) => (genOutput += chunk.toString()));
+  const sampler = new StallSampler(serverPid, base);
+  sampler.start();
+  const windowStarts: number[] = [];
   const genExit = new Promise<number>((resolve) => gen.once('exit', (code) => resolve(code ?? 1)));
   void genExit.then(() => (importDoneAt = Date.now()));
   const windows: LoadResult[] = [];
   const startVersion = (await fetch(base + probePath, { headers: LOOKUP_HEADERS })).headers.get('x-data-version');
   // Load until the import is done, the new version is served, and 5 s more.
   for (;;) {
+    windowStarts.push(Date.now());
     windows.push(await runLoad({ url: base, paths, connections, seconds: 5 }));
     const served = versions.at(-1)?.version;
     if (importDoneAt && served !== `200 ${startVersion}` && Date.now() - importDoneAt > 5000) break;
@@ -312,7 +329,17 @@ async function replaceUnderLoad(
   }
   probing = false;
   await probe;
+  sampler.stop();
+  const stalls = windowStarts.map((at, i) => ({
+    ...sampler.window(at, windowStarts[i + 1] ?? Date.now()),
+    startMs: at - started,
+  }));
   const code = await genExit;
+  // reimport.ts prints {"readMs", "replaceMs"} once done.
+  const { readMs = NaN, replaceMs = NaN } = JSON.parse(/^\{.*\}$/m.exec(genOutput)?.[0] ?? '{}') as {
+    readMs?: number;
+    replaceMs?: number;
+  };
   if (code !== 0) throw new Error(`the import under load (reimport.ts) exited with ${code}`);
   const seen = versions.map((v) => v.version);
   const numbers = seen.map((v) => Number(v.split(' ')[1]));
@@ -332,6 +359,13 @@ async function replaceUnderLoad(
     p99: Math.max(...windows.map((w) => w.p99)),
     errors: windows.reduce((sum, w) => sum + w.errors, 0),
     requestsPerSecond: total / windows.reduce((sum, w) => sum + w.requests / w.requestsPerSecond, 0),
+    stalls,
+    phases: {
+      readFromMs: importDoneAt - started - replaceMs - readMs,
+      writeFromMs: importDoneAt - started - replaceMs,
+      writtenMs: importDoneAt - started,
+      servedMs: servedAt ? servedAt - started : NaN,
+    },
   };
 }
 
@@ -458,7 +492,7 @@ async function main() {
     if (!smoke && !values.real && !values['no-replace']) {
       process.stdout.write('replace (import) under load … ');
       rss.reset();
-      replace = await replaceUnderLoad(base, distinct.paths, connections, choice, storeName);
+      replace = await replaceUnderLoad(base, distinct.paths, connections, choice, storeName, api.child.pid!);
       console.log(
         `import ${(replace.importMs / 1000).toFixed(1)} s; p99 ${ms(replace.p99)} ms, ${replace.errors} errors, versions ${JSON.stringify(replace.versions)}`,
       );
@@ -504,7 +538,20 @@ async function main() {
       if (replace.errors) misses.push(`${replace.errors} errors`);
       if (!replace.atomic) misses.push('not atomic');
       lines.push(
-        `- **Replace (import) under load**: scripts/lib/reimport.ts replaces the served data set with itself through store.replaceDataSet (${rowsOf('branches').toLocaleString('en')} + ${rowsOf('agents').toLocaleString('en')} rows) (import ${(replace.importMs / 1000).toFixed(1)} s) while wrk drives the distinct branch searches in ${replace.windows.length} windows of 5 s: ${rps(replace.requestsPerSecond)} req/s, **worst window p99 ${ms(replace.p99)} ms** (windows: ${replace.windows.map((w) => ms(w.p99)).join(', ')}), **${replace.errors} errors**, peak ${rssReplace.toFixed(0)} MiB; a probe asking one search in a loop saw ${replace.versions.map((v) => `version ${v.version.split(' ')[1]} (${v.answers} answers, ${v.bodies} distinct)`).join(' → ')}: ${replace.atomic ? 'switched once, never back, one answer per version (atomic)' : 'NOT atomic'}${replace.sameAnswers ? ', the same answer before and after' : ''} (${verdict(misses)})`,
+        `- **Replace (import) under load**: scripts/lib/reimport.ts replaces the served data set with itself through store.replaceDataSet (${rowsOf('branches').toLocaleString('en')} + ${rowsOf('agents').toLocaleString('en')} rows) (import ${(replace.importMs / 1000).toFixed(1)} s) while wrk drives the distinct branch searches in ${replace.windows.length} windows of 5 s: ${rps(replace.requestsPerSecond)} req/s, **worst window p99 ${ms(replace.p99)} ms** (windows: ${replace.windows.map((w) => ms(w.p99)).join(', ')}; the import read from ${(replace.phases.readFromMs / 1000).toFixed(1)} s, wrote from ${(replace.phases.writeFromMs / 1000).toFixed(1)} s to ${(replace.phases.writtenMs / 1000).toFixed(1)} s, the new version served from ${(replace.phases.servedMs / 1000).toFixed(1)} s), **${replace.errors} errors**, peak ${rssReplace.toFixed(0)} MiB; a probe asking one search in a loop saw ${replace.versions.map((v) => `version ${v.version.split(' ')[1]} (${v.answers} answers, ${v.bodies} distinct)`).join(' → ')}: ${replace.atomic ? 'switched once, never back, one answer per version (atomic)' : 'NOT atomic'}${replace.sameAnswers ? ', the same answer before and after' : ''} (${verdict(misses)})`,
+        '',
+        "  The replace window by window, with what the server's side saw (scripts/lib/stall-sampler.ts): the event",
+        "  loop's longest delay (10 ms resolution), the share of the window its main thread ran and waited for a CPU,",
+        '  and the time in full garbage collections.',
+        '',
+        '  | Window from (s) | req/s | p99 ms | Loop stall max ms | Main thread ran | Waited for a CPU | Major GC ms |',
+        '  |--:|--:|--:|--:|--:|--:|--:|',
+        ...replace.windows.map((w, i) => {
+          const stall = replace!.stalls[i];
+          const share = (x: number) => `${(x * 100).toFixed(0)} %`;
+          return `  | ${(stall.startMs / 1000).toFixed(1)} | ${rps(w.requestsPerSecond)} | ${ms(w.p99)} | ${stall.loopMaxMs.toFixed(0)} | ${share(stall.ranShare)} | ${share(stall.waitedShare)} | ${stall.majorGcMs.toFixed(0)} |`;
+        }),
+        '',
       );
     }
     lines.push(

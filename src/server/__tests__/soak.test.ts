@@ -27,11 +27,12 @@ const CHECKPOINT = WARM_UP;
 const CONCURRENCY = 64;
 /**
  * The heap kept after a forced full collection may rise this much from the first half of the readings to the
- * second (MB). A healthy run read 78.2, 78.4, 77.3, 77.6, 77.6, 77.8, 78.0, 77.9 MB (growth −0.3). With a module
- * preloaded into the server that kept ~250 bytes of every request it read 84.2 … 105.1 MB (growth 11.7: fails);
- * keeping ~3 kB per request ran the server past its heap cap (the run fails as soon as the server ends).
+ * second (MB). Healthy runs read 78.2, 78.4, 77.3, 77.6, 77.6, 77.8, 78.0, 77.9 MB (growth −0.3) and 78.8 … 82.0 MB
+ * (1.8, a clean clone's CI run). With a module preloaded into the server that kept ~250 bytes of every request it
+ * read 84.2 … 105.1 MB (growth 11.7: fails); keeping ~3 kB per request ran the server past its heap cap (the run
+ * fails as soon as the server ends).
  */
-const MAX_KEPT_GROWTH_MB = 6;
+const MAX_KEPT_GROWTH_MB = 8;
 /** Resident memory may not go past this (MB): the heap cap plus the documents, string tables and Node itself. */
 const MAX_RSS_MB = 600;
 /** The server's heap cap, as a deployment caps it: a leak of 1 kB per request would also end the server. */
