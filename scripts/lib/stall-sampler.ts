@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 // Where a window's slow answers come from, seen from the server's side: every `everyMs` the sampler reads how
 // long the server's main thread waited for a CPU (the kernel's run-queue delay, /proc/<pid>/task/<pid>/schedstat)
 // and how long it ran, and, from /metrics, the event loop's longest delay since the last look (prom-client
-// resets it at every scrape; 10 ms resolution) and the time spent in full (major) garbage collections. A window
+// resets it at every scrape; 10 ms resolution). A window
 // whose p99 is high while the loop never stalled was slowed from outside the process (the CPU shared with
 // other processes); a stall of the loop with little run-queue wait is the server's own work.
 
@@ -14,8 +14,6 @@ interface Sample {
   waitedNs: number;
   /** The event loop's longest delay since the previous scrape (ms). */
   loopMaxMs: number;
-  /** Cumulative seconds of major garbage collection. */
-  majorGcS: number;
 }
 
 export interface StallWindow {
@@ -24,11 +22,10 @@ export interface StallWindow {
   /** Of the window's time, the share the server's main thread ran, and waited for a CPU. */
   ranShare: number;
   waitedShare: number;
-  /** Milliseconds of major garbage collection in the window. */
-  majorGcMs: number;
 }
 
-function schedstat(pid: number): { ranNs: number; waitedNs: number } {
+/** How long a process's main thread has run and waited on a run queue (ns, since it started). */
+export function schedstat(pid: number): { ranNs: number; waitedNs: number } {
   try {
     const [ran, waited] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
     return { ranNs: ran, waitedNs: waited };
@@ -50,7 +47,10 @@ export class StallSampler {
     private readonly everyMs = 250,
   ) {}
 
-  start(): void {
+  /** Starts sampling; the first scrape's event-loop figures (everything since the server started) are dropped. */
+  async start(): Promise<void> {
+    await this.sample();
+    this.samples[0].loopMaxMs = NaN;
     this.timer = setInterval(() => void this.sample(), this.everyMs);
   }
 
@@ -70,7 +70,6 @@ export class StallSampler {
         at: Date.now(),
         ...schedstat(this.pid),
         loopMaxMs: metric(text, /^nodejs_eventloop_lag_max_seconds ([\d.e+-]+)$/m) * 1000,
-        majorGcS: metric(text, /^nodejs_gc_duration_seconds_sum\{kind="major"\} ([\d.e+-]+)$/m),
       });
     } finally {
       this.busy = false;
@@ -82,13 +81,12 @@ export class StallSampler {
     const inside = this.samples.filter((s) => s.at > from && s.at <= to);
     const before = this.samples.filter((s) => s.at <= from).at(-1) ?? inside[0];
     const last = inside.at(-1);
-    if (!before || !last || last === before) return { loopMaxMs: NaN, ranShare: NaN, waitedShare: NaN, majorGcMs: NaN };
+    if (!before || !last || last === before) return { loopMaxMs: NaN, ranShare: NaN, waitedShare: NaN };
     const spanNs = (last.at - before.at) * 1e6;
     return {
-      loopMaxMs: Math.max(...inside.map((s) => s.loopMaxMs)),
+      loopMaxMs: Math.max(...inside.map((s) => s.loopMaxMs).filter((ms) => !Number.isNaN(ms))),
       ranShare: (last.ranNs - before.ranNs) / spanNs,
       waitedShare: (last.waitedNs - before.waitedNs) / spanNs,
-      majorGcMs: (last.majorGcS - before.majorGcS) * 1000,
     };
   }
 }

@@ -37,4 +37,4 @@ export function yieldToLookups(): void {
   }
 }
 
-const BACKGROUND_NICE = 10;
+export const BACKGROUND_NICE = 10;
