@@ -548,12 +548,12 @@ async function main() {
         "  The replace window by window, with what the server's side saw (scripts/lib/stall-sampler.ts): the event",
         "  loop's longest delay (10 ms resolution), the share of the window its main thread ran and waited for a CPU.",
         '',
-        '  | Window from (s) | req/s | p99 ms | Loop stall max ms | Main thread ran | Waited for a CPU |',
-        '  |--:|--:|--:|--:|--:|--:|',
+        '  | Window from (s) | req/s | p99 ms | Loop stall max ms | Main thread ran | Waited for a CPU | Read from storage MB |',
+        '  |--:|--:|--:|--:|--:|--:|--:|',
         ...replace.windows.map((w, i) => {
           const stall = replace!.stalls[i];
           const share = (x: number) => `${(x * 100).toFixed(0)} %`;
-          return `  | ${(stall.startMs / 1000).toFixed(1)} | ${rps(w.requestsPerSecond)} | ${ms(w.p99)} | ${stall.loopMaxMs.toFixed(0)} | ${share(stall.ranShare)} | ${share(stall.waitedShare)} |`;
+          return `  | ${(stall.startMs / 1000).toFixed(1)} | ${rps(w.requestsPerSecond)} | ${ms(w.p99)} | ${stall.loopMaxMs.toFixed(0)} | ${share(stall.ranShare)} | ${share(stall.waitedShare)} | ${stall.storageReadMB.toFixed(1)} |`;
         }),
         '',
       );

@@ -14,6 +14,8 @@ interface Sample {
   waitedNs: number;
   /** The event loop's longest delay since the previous scrape (ms). */
   loopMaxMs: number;
+  /** Cumulative bytes the server process (all its threads) had read from storage, not from the page cache. */
+  readBytes: number;
 }
 
 export interface StallWindow {
@@ -22,6 +24,8 @@ export interface StallWindow {
   /** Of the window's time, the share the server's main thread ran, and waited for a CPU. */
   ranShare: number;
   waitedShare: number;
+  /** MB the server read from storage in the window (/proc/<pid>/io read_bytes): answers that missed the page cache. */
+  storageReadMB: number;
 }
 
 /** How long a process's main thread has run and waited on a run queue (ns, since it started). */
@@ -31,6 +35,14 @@ export function schedstat(pid: number): { ranNs: number; waitedNs: number } {
     return { ranNs: ran, waitedNs: waited };
   } catch {
     return { ranNs: NaN, waitedNs: NaN };
+  }
+}
+
+function storageReadBytes(pid: number): number {
+  try {
+    return Number(/^read_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? NaN);
+  } catch {
+    return NaN;
   }
 }
 
@@ -69,6 +81,7 @@ export class StallSampler {
       this.samples.push({
         at: Date.now(),
         ...schedstat(this.pid),
+        readBytes: storageReadBytes(this.pid),
         loopMaxMs: metric(text, /^nodejs_eventloop_lag_max_seconds ([\d.e+-]+)$/m) * 1000,
       });
     } finally {
@@ -81,12 +94,14 @@ export class StallSampler {
     const inside = this.samples.filter((s) => s.at > from && s.at <= to);
     const before = this.samples.filter((s) => s.at <= from).at(-1) ?? inside[0];
     const last = inside.at(-1);
-    if (!before || !last || last === before) return { loopMaxMs: NaN, ranShare: NaN, waitedShare: NaN };
+    if (!before || !last || last === before)
+      return { loopMaxMs: NaN, ranShare: NaN, waitedShare: NaN, storageReadMB: NaN };
     const spanNs = (last.at - before.at) * 1e6;
     return {
       loopMaxMs: Math.max(...inside.map((s) => s.loopMaxMs).filter((ms) => !Number.isNaN(ms))),
       ranShare: (last.ranNs - before.ranNs) / spanNs,
       waitedShare: (last.waitedNs - before.waitedNs) / spanNs,
+      storageReadMB: (last.readBytes - before.readBytes) / 1024 / 1024,
     };
   }
 }
