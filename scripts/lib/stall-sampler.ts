@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 
 // Where a window's slow answers come from, seen from the server's side: every `everyMs` the sampler reads how
 // long the server's main thread waited for a CPU (the kernel's run-queue delay, /proc/<pid>/task/<pid>/schedstat)
-// and how long it ran, and, from /metrics, the event loop's longest delay since the last look (prom-client
-// resets it at every scrape; 10 ms resolution). A window
-// whose p99 is high while the loop never stalled was slowed from outside the process (the CPU shared with
-// other processes); a stall of the loop with little run-queue wait is the server's own work.
+// and how long it ran, what the process read from storage (/proc/<pid>/io), and, from /metrics, the event
+// loop's longest delay since the last look (prom-client resets it at every scrape; 10 ms resolution). A window
+// whose p99 is high while the loop never stalled was slowed from outside the process (the CPU shared with other
+// processes); a stall of the loop with little run-queue wait is the server's own work.
 
 interface Sample {
   at: number;

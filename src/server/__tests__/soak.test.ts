@@ -22,7 +22,7 @@ import { residentBytes, startServer } from '../../testing/server-process';
 // generous because the run's length depends on the machine (on a busy shared one, tens of minutes).
 const TOTAL = Number(process.env.SOAK_REQUESTS ?? 100_000);
 const WARM_UP = Math.round(TOTAL / 10);
-/** A forced full collection after every this many answers past the warm-up: 9 readings, 4 in each half. */
+/** A forced full collection every this many answers past the warm-up: 8 readings (20,000 … 90,000). */
 const CHECKPOINT = WARM_UP;
 const CONCURRENCY = 64;
 /**
