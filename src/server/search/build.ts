@@ -1,7 +1,7 @@
 import type { PayoutType } from '../../contract';
 import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../domain/data-set';
 import { branchBaseId, uniqueBranchIds } from '../domain/branch-id';
-import { Dictionary, compareCodePoints, toStringTable, type StringTableData } from './strings';
+import { Dictionary, compareCodePoints, shared, toStringTable, type StringTableData } from './strings';
 import { inFile, type DocumentTable } from './documents';
 import { buildPostings, buildTrigramIndex, type PostingsData, type TrigramIndexData } from './text-index';
 
@@ -457,21 +457,27 @@ export function buildSearchIndex(dataSet: DataSet, version: string): SearchIndex
 }
 
 /** The buffers of every typed array in the index: posted as a transfer list, they move without a copy. */
-export function transferList(data: SearchIndexData): ArrayBuffer[] {
-  const buffers = new Set<ArrayBuffer>();
-  const walk = (value: unknown) => {
-    if (ArrayBuffer.isView(value)) buffers.add(value.buffer as ArrayBuffer);
-    else if (value && typeof value === 'object') for (const v of Object.values(value)) walk(v);
+/**
+ * Makes every typed array of the index SharedArrayBuffer-backed (a copy of those that are not yet): the index is
+ * then posted to the serving threads without copying it, each answering from the same bytes. Returns `data`.
+ */
+export function shareIndex(data: SearchIndexData): SearchIndexData {
+  const walk = (value: unknown): unknown => {
+    if (ArrayBuffer.isView(value)) return shared(value);
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) value[i] = walk(value[i]);
+    } else if (value && typeof value === 'object') {
+      for (const [key, v] of Object.entries(value)) (value as Record<string, unknown>)[key] = walk(v);
+    }
+    return value;
   };
-  walk(data);
-  return [...buffers];
+  return walk(data) as SearchIndexData;
 }
 
 /** Bytes held by each part of the index (typed arrays and string tables), for the build log and the README. */
 export function indexSize(data: SearchIndexData): Record<string, number> {
   const bytes = (value: unknown): number => {
     if (ArrayBuffer.isView(value)) return value.byteLength;
-    if (typeof value === 'string') return value.length; // one byte a character for Latin-1 text, as V8 keeps it
     if (value && typeof value === 'object') return Object.values(value).reduce((sum: number, v) => sum + bytes(v), 0);
     return 0;
   };

@@ -50,7 +50,8 @@ export function encodeDocuments(count: number, render: RenderDocument): Document
     buffer,
   );
   const used = offsets[count];
-  const bytes = new Uint8Array(used);
+  // Shared: the serving threads answer from these same bytes (strings.ts, build.ts shareIndex).
+  const bytes = new Uint8Array(new SharedArrayBuffer(used));
   bytes.set(buffer.subarray(0, used));
   return { bytes, offsets };
 }

@@ -4,7 +4,7 @@ import { yieldToLookups } from '../worker-thread';
 import { openOwnConnection } from '../store/own-connection';
 import type { StoreSource } from '../store/store';
 import { buildFromStore } from './read-data-set';
-import { indexSize, transferList, type SearchIndexData } from './build';
+import { indexSize, shareIndex, type SearchIndexData } from './build';
 import { SearchIndex, type RememberedMatches, type TextName } from './search-index';
 import { documentsScratchFile, readSnapshot, writeSnapshot } from './snapshot';
 import { encodeDocumentsToFile, inFile, readThrough, type EncodeDocuments } from './documents';
@@ -44,8 +44,6 @@ export type IndexWorkerMessage =
       /** Finding them took (ms). */
       rememberMs: number;
     }
-  /** A string table's text, sent ahead of the index (see post). */
-  | { type: 'text'; table: string; text: string }
   | { type: 'failed'; message: string };
 
 /**
@@ -75,22 +73,13 @@ function matches(data: SearchIndexData, terms: IndexWorkerData['terms'] & object
 }
 
 /**
- * Posts the index: its typed arrays and the remembered matches move to the main thread without a copy. The
- * string tables' text cannot move, it is copied, and the main thread copies a message in one block (170 ms
- * for all of them at a million rows): each table's text goes first in a message of its own, the next only once
- * the main thread has taken the last one in and answered the lookups waiting meanwhile.
+ * Posts the index. Its typed arrays (the string tables' bytes too) are SharedArrayBuffer-backed (shareIndex):
+ * nothing of them is copied, here or in any serving thread it is handed on to; the remembered matches move.
  */
-async function post(message: Extract<IndexWorkerMessage, { type: 'built' }>) {
-  const tables = message.data.tables as Record<string, { text: string }>;
-  for (const [table, { text }] of Object.entries(tables)) {
-    // The main thread's answer ('text-taken'): it has taken the text in and served lookups since.
-    const taken = new Promise((resolve) => parentPort!.once('message', resolve));
-    parentPort!.postMessage({ type: 'text', table, text } satisfies IndexWorkerMessage);
-    await taken;
-    tables[table].text = '';
-  }
+function post(message: Extract<IndexWorkerMessage, { type: 'built' }>) {
+  shareIndex(message.data);
   const moved = Object.values(message.remembered).flatMap((list) => list.map(([, ids]) => ids.buffer as ArrayBuffer));
-  parentPort!.postMessage(message, [...transferList(message.data), ...moved]);
+  parentPort!.postMessage(message, moved);
 }
 
 async function run() {
@@ -107,7 +96,7 @@ async function run() {
           // The answer documents stay in the file (documents.ts): into the page cache before the index serves.
           for (const table of Object.values(data.documents ?? {})) if (inFile(table.bytes)) readThrough(table.bytes);
           const buildMs = performance.now() - started;
-          await post({
+          post({
             type: 'built',
             data,
             buildMs,
@@ -154,7 +143,7 @@ async function run() {
         snapshotError = `writing the snapshot: ${(error as Error).message}`;
       }
     }
-    await post({
+    post({
       type: 'built',
       data,
       buildMs,

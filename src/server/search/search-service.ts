@@ -192,17 +192,9 @@ export class SearchService {
           terms: this.current?.rememberedTerms(),
         } satisfies IndexWorkerData);
         this.worker = worker;
-        const texts = new Map<string, string>();
         worker.on('message', (m: IndexWorkerMessage) => {
-          if (m.type === 'text') {
-            texts.set(m.table, m.text);
-            // The next table once the lookups that waited meanwhile have been answered.
-            setImmediate(() => worker.postMessage('text-taken'));
-          } else if (m.type === 'built') {
-            const tables = m.data.tables as Record<string, { text: string }>;
-            for (const [table, text] of texts) tables[table].text = text;
-            resolve(m);
-          } else reject(new Error(m.message));
+          if (m.type === 'built') resolve(m);
+          else reject(new Error(m.message));
         });
         worker.once('error', reject);
         worker.once('exit', (code) => reject(new Error(`the index worker stopped (exit code ${code})`)));

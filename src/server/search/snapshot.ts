@@ -27,7 +27,7 @@ import { readInPieces, type FileBytes } from './documents';
 // Anything off (another version, another build of the code, a short or corrupt file) and the index is built
 // from the store as before; the snapshot is only ever a shortcut.
 
-const FORMAT = 2;
+const FORMAT = 3;
 const PREFIX = 'search-index-';
 /** Strings longer than this go to the raw part (the string tables' texts: tens of MB each). */
 const LONG_STRING = 64 * 1024;
@@ -212,8 +212,9 @@ export function readSnapshot(
           if (base + blob.at + blob.bytes > size) throw new Error(`index snapshot ${file} is shorter than it says`);
           return { file, at: base + blob.at, byteLength: blob.bytes } satisfies FileBytes;
         }
+        // Shared: the serving threads answer from the same bytes (strings.ts).
         const View = VIEWS[blob.$view];
-        const view = new View(blob.bytes / View.BYTES_PER_ELEMENT);
+        const view = new View(new SharedArrayBuffer(blob.bytes) as unknown as ArrayBuffer);
         readExactly(new Uint8Array(view.buffer), base + blob.at);
         return view;
       }

@@ -1,10 +1,10 @@
 import { StringTable } from './strings';
 
 // Contains searches over a column's distinct texts. A trigram index (texts by the three-character runs they
-// hold) picks the texts that can contain a term; the term is then looked for in the column's one long text
-// (`indexOf`, from candidate to candidate), so the answer is exactly the plain contains, for any term:
-// wildcards and quotes are plain characters here. Terms shorter than a trigram search the whole text, which
-// is a native scan of a few megabytes at most.
+// hold) picks the texts that can contain a term; the term is then looked for in the column's block of bytes
+// (strings.ts: Buffer's native `indexOf`, from candidate to candidate), so the answer is exactly the plain
+// contains, for any term: wildcards and quotes are plain characters here. Terms shorter than a trigram search the
+// whole block, a native scan of a few megabytes at most.
 
 /** Texts by trigram, as posted between threads: sorted keys, and the ids of each key's texts (ascending). */
 export interface TrigramIndexData {
@@ -120,6 +120,7 @@ export class TextIndex {
   matching(term: string): Int32Array {
     const known = this.remembered.get(term);
     if (known) return known;
+    if (!this.texts.canHold(term)) return new Int32Array(0);
     const ids = term.length < 3 ? this.scanned(term) : this.found(term);
     this.remember(term, ids);
     return ids;
@@ -158,7 +159,8 @@ export class TextIndex {
         to = offsets[slot + 1];
       }
     }
-    const { text, offsets: starts } = this.texts;
+    const { texts } = this;
+    const starts = texts.offsets;
     const matched: number[] = [];
     // `hit`: the next occurrence at or after the current candidate's start; it also skips the candidates
     // before the text it lies in.
@@ -167,7 +169,7 @@ export class TextIndex {
       const id = ids[i];
       const start = starts[id];
       if (hit < start) {
-        hit = text.indexOf(term, start);
+        hit = texts.find(term, start);
         if (hit < 0) break;
       }
       if (hit < starts[id + 1]) matched.push(id);
@@ -177,12 +179,12 @@ export class TextIndex {
 
   /** Every text holding a term too short for trigrams, by searching the whole text once. */
   private scanned(term: string): Int32Array {
-    const { text, offsets } = this.texts;
+    const { texts } = this;
     const matched: number[] = [];
-    for (let hit = text.indexOf(term); hit >= 0;) {
-      const id = this.texts.idAt(hit);
+    for (let hit = texts.find(term); hit >= 0;) {
+      const id = texts.idAt(hit);
       matched.push(id);
-      hit = text.indexOf(term, offsets[id + 1]);
+      hit = texts.find(term, texts.offsets[id + 1]);
     }
     return Int32Array.from(matched);
   }
