@@ -10,11 +10,11 @@ import { LOOKUP_HEADERS, runLoad, type LoadResult } from './lib/bench-http';
 import { buildShapes, distinctBranchSearches, type Shape } from './lib/bench-shapes';
 import { runStagingBench } from './lib/bench-staging';
 import { STORE_OPTIONS, storeChoice } from './lib/store-options';
-import { StallSampler, schedstat, type StallWindow } from './lib/stall-sampler';
+import { StallSampler, processCpuNs, schedstat, type StallWindow } from './lib/stall-sampler';
 import { BACKGROUND_NICE } from '../src/server/worker-thread';
 
 // npm run bench -- [--seconds 5] [--connections 32] [--only regex] [--out docs/benchmarks/latest.md]
-//   [--workers 1] [--compare other.json] [--store sqlite|postgres] [--data-dir dir] [--database-url url]
+//   [--workers 1] [--threads 1] [--compare other.json] [--store sqlite|postgres] [--data-dir dir] [--database-url url]
 //   [--real] [--smoke] [--no-replace] [--cpu-prof dir]
 // Starts the real server as `npm start` runs it (compiled: `npm run build:server`, then dist/server/main.js; rate
 // limit off, WORKERS=n) on the data set `npm run gen` loaded,
@@ -29,6 +29,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     out: { type: 'string', default: join('docs', 'benchmarks', 'latest.md') },
     workers: { type: 'string', default: '1' },
+    threads: { type: 'string', default: '1' },
     compare: { type: 'string' },
     staging: { type: 'boolean', default: false },
     real: { type: 'boolean', default: false },
@@ -47,6 +48,7 @@ if (values.help) {
   --only regex         only the shapes whose name matches (e.g. "codes|browse")
   --out file           markdown table to write (default docs/benchmarks/latest.md; the JSON goes beside it)
   --workers n          server processes (WORKERS, default 1)
+  --threads n          serving threads of one process over one index (SERVING_THREADS, default 1)
   --compare file.json  add a p99 column against another run's JSON
   --staging            the operations desk's shape instead: stage a 1,000,000-row branch file (scripts/lib/bench-staging.ts)
   --real               the real data (data/seed, 24k branches) in a fresh folder, audit log on (LOG_LEVEL=info)
@@ -113,7 +115,13 @@ function buildServer(): void {
 }
 
 /** The real server, as `npm start` runs it (without the portal), timed from spawn to /readyz 200. */
-async function startServer(choice: Choice, workers: number, seed: boolean, logLevel: string): Promise<Server> {
+async function startServer(
+  choice: Choice,
+  workers: number,
+  seed: boolean,
+  logLevel: string,
+  threads = 1,
+): Promise<Server> {
   const port = await freePort();
   const started = Date.now();
   const cpuProf = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
@@ -129,6 +137,7 @@ async function startServer(choice: Choice, workers: number, seed: boolean, logLe
       LOG_LEVEL: logLevel,
       PORTAL_DIR: join(choice.dataDir, 'no-portal'),
       WORKERS: String(workers),
+      SERVING_THREADS: String(threads),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -380,6 +389,7 @@ async function main() {
   const seconds = smoke ? 2 : Number(values.seconds);
   const connections = Number(values.connections);
   const workers = Number(values.workers);
+  const threads = Number(values.threads);
   const fresh = smoke || values.real;
   const freshDir = fresh ? mkdtempSync(join(tmpdir(), 'bench-real-')) : null;
   const choice: Choice = freshDir ? { dataDir: freshDir } : storeChoice(values);
@@ -403,7 +413,7 @@ async function main() {
       `Generator (wrk) against a bare node:http answering 2 bytes: ${rps(generator.requestsPerSecond)} req/s, p99 ${ms(generator.p99)} ms`,
     );
 
-    const api = await startServer(choice, workers, fresh, values.real ? 'info' : 'warn');
+    const api = await startServer(choice, workers, fresh, values.real ? 'info' : 'warn', threads);
     children.push(api.child);
     const base = `http://127.0.0.1:${api.port}`;
     const rss = new RssSampler(api.child.pid!);
@@ -472,8 +482,10 @@ async function main() {
       process.stdout.write(`${shape.name} … `);
       rss.reset();
       // The server's main thread's own time per answer (kernel and user), which the machine's other load moves
-      // far less than the throughput: the steadiest figure to compare two builds by. One process only (WORKERS=1).
-      const ranBefore = schedstat(api.child.pid!).ranNs;
+      // far less than the throughput: the steadiest figure to compare two builds by. One process only (WORKERS=1);
+      // with serving threads, every thread of the process (serving, building, collecting garbage) together.
+      const serverCpuNs = () => (threads > 1 ? processCpuNs(api.child.pid!) : schedstat(api.child.pid!).ranNs);
+      const ranBefore = serverCpuNs();
       const result = await runLoad({
         url: base,
         paths: shape.paths,
@@ -482,7 +494,7 @@ async function main() {
         connections,
         seconds,
       });
-      const cpuUs = workers === 1 ? (schedstat(api.child.pid!).ranNs - ranBefore) / result.requests / 1000 : NaN;
+      const cpuUs = workers === 1 ? (serverCpuNs() - ranBefore) / result.requests / 1000 : NaN;
       results.set(shape, { ...result, peakRss: rss.peak, cpuUs });
       const ceiling = await runLoad({ url: ceilingUrl, paths: [`/${shapes.indexOf(shape)}`], connections, seconds });
       ceilings.set(shape, ceiling);
@@ -531,7 +543,7 @@ async function main() {
       `- Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average before the run ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min), after ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' / ')}`,
-      `- Server: dist/server/main.js (compiled, as npm start runs it), WORKERS=${workers}, RATE_LIMIT_MAX=0, LOG_LEVEL=${values.real ? 'info (the audit line of every request)' : 'warn'}; **ready ${(api.startupMs / 1000).toFixed(1)} s** after start (spawn to /readyz 200; ${verdict(readyMisses)}${readyTarget ? `; ≤ ${readyTarget / 1000} s` : ''}); resident memory (the server and every process under it): **peak ${api.startPeakMiB.toFixed(0)} MiB from start to ready**, ${rssAtReady.toFixed(0)} MiB once ready, **peak ${servingPeakRss.toFixed(0)} MiB while serving** (every shape; ${verdict(memoryMisses)}; ≤ ${TARGET.rssMB} MB = ${Math.floor(TARGET.rssMB / 1.048576)} MiB), peak ${rss.overall.toFixed(0)} MiB over the run (with the replace: the index serving and the next one being built), ${rssAfterRun.toFixed(0)} MiB at its end`,
+      `- Server: dist/server/main.js (compiled, as npm start runs it), WORKERS=${workers}, SERVING_THREADS=${threads}, RATE_LIMIT_MAX=0, LOG_LEVEL=${values.real ? 'info (the audit line of every request)' : 'warn'}; **ready ${(api.startupMs / 1000).toFixed(1)} s** after start (spawn to /readyz 200; ${verdict(readyMisses)}${readyTarget ? `; ≤ ${readyTarget / 1000} s` : ''}); resident memory (the server and every process under it): **peak ${api.startPeakMiB.toFixed(0)} MiB from start to ready**, ${rssAtReady.toFixed(0)} MiB once ready, **peak ${servingPeakRss.toFixed(0)} MiB while serving** (every shape; ${verdict(memoryMisses)}; ≤ ${TARGET.rssMB} MB = ${Math.floor(TARGET.rssMB / 1.048576)} MiB), peak ${rss.overall.toFixed(0)} MiB over the run (with the replace: the index serving and the next one being built), ${rssAfterRun.toFixed(0)} MiB at its end`,
       `- Search index: ${api.indexLog ? JSON.stringify(api.indexLog) : 'not reported'}`,
       `- Load: wrk, 2 threads, ${connections} connections, ${seconds} s per shape, 127.0.0.1; each shape rotates through its queries (the "distinct" shapes: thousands of different searches, shuffled), each requested once before timing ("first ms": the slowest of those first requests). Non-2xx: answers with a status ≥ 400; errors: connect, read, write errors and timeouts`,
       `- Generator: wrk against the bare node:http server answering 2 bytes: **${rps(generator.requestsPerSecond)} req/s**, p99 ${ms(generator.p99)} ms (${verdict(generatorMisses)}; ≥ ${TARGET.generator})`,

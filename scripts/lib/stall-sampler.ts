@@ -38,6 +38,17 @@ export function schedstat(pid: number): { ranNs: number; waitedNs: number } {
   }
 }
 
+/** CPU time (user and kernel) of every thread of process `pid` so far, in ns (/proc/<pid>/stat, 10 ms ticks). */
+export function processCpuNs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of stat(5); here, after the command, at 11 and 12 (0-based).
+    return (Number(fields[11]) + Number(fields[12])) * 1e7;
+  } catch {
+    return NaN;
+  }
+}
+
 function storageReadBytes(pid: number): number {
   try {
     return Number(/^read_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? NaN);

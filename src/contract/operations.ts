@@ -23,4 +23,8 @@ export const readyResponse = z.object({
       description:
         'The in-memory search index answering the agent list and bank branches: its data version, rows, last build time and size by part.',
     }),
+  thread: z.number().int().meta({
+    description:
+      'The serving thread that answered (0: the main thread). With SERVING_THREADS=n, n threads answer on the port from one shared index; each reports itself ready only while it serves.',
+  }),
 });

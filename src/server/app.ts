@@ -26,7 +26,7 @@ import {
 } from './plugins/app/limits';
 import operationsRoutes from './routes/operations';
 import { ReferenceCache } from './reference-cache';
-import { SearchService } from './search/search-service';
+import { SearchService, type HandedIndex, type IndexFeed } from './search/search-service';
 import { StoreUnavailableError, type LookupStore } from './store/store';
 import rateLimit, { type RateLimitOptions } from './plugins/external/rate-limit';
 import type { RedisDependency } from './redis';
@@ -86,6 +86,10 @@ export interface AppOptions {
   searchIndexBuild?: 'worker' | 'inline';
   /** Where the search index's snapshots are kept (INDEX_SNAPSHOTS; search/snapshot.ts); none: always built. */
   searchIndexSnapshotDir?: string;
+  /** SERVING_THREADS (serving-threads.ts): a serving thread's indexes come from the main thread… */
+  searchIndexFeed?: IndexFeed;
+  /** …which hands each one it built on to them before it serves it. */
+  searchIndexHandOn?: (index: HandedIndex) => Promise<void>;
   /** The operations desk's sign-in (OPS_* variables; plugins/app/ops-auth.ts); defaults below. */
   ops?: Partial<Omit<OpsAuthOptions, 'accounts'>>;
   /** Trust X-Forwarded-* from a proxy in front (TRUST_PROXY): the client address, and https for Secure cookies. */
@@ -208,6 +212,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     store: options.store,
     build: options.searchIndexBuild ?? 'worker',
     snapshotDir: options.searchIndexSnapshotDir,
+    feed: options.searchIndexFeed,
+    handOn: options.searchIndexHandOn,
     log: (message, details) => app.log.info(details ?? {}, message),
     isWarmUp,
     // A new index answers a few hundred searches through the routes before it serves (search-service.ts).

@@ -33,6 +33,9 @@ const environment = z.object({
   PORTAL_DIR: z.string().default(join(process.cwd(), 'dist', 'portal')),
   // Server processes behind the one port (node:cluster); each holds its own search index. 1: no cluster.
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  // Threads answering on the one port from one search index, built once and shared (serving-threads.ts); with
+  // 2 cores, 2 uses both for lookups at the memory of about one process. 1: the main thread alone.
+  SERVING_THREADS: z.coerce.number().int().min(1).max(16).default(1),
   // PostgreSQL store (DATABASE_URL=postgres://…): connections per instance, and how long a lookup query or a
   // wait for a connection may take before the request is answered 503 with Retry-After.
   PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
@@ -128,5 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  if (parsed.data.WORKERS > 1 && parsed.data.SERVING_THREADS > 1)
+    throw new Error('Invalid configuration:\n  WORKERS and SERVING_THREADS: set one of them above 1, not both');
   return parsed.data;
 }

@@ -2,8 +2,10 @@ import './v8-flags';
 import cluster from 'node:cluster';
 import { join } from 'node:path';
 import closeWithGrace from 'close-with-grace';
-import { buildApp } from './app';
-import { loadConfig } from './config';
+import { isMainThread } from 'node:worker_threads';
+import { buildApp, type AppOptions } from './app';
+import { ServingThreads } from './serving-threads';
+import { loadConfig, type Config } from './config';
 import { loadApiKeys, loadCorrespondents, loadOpsApiKeys } from './plugins/app/access';
 import { openStore } from './open-store';
 import { connectRedis } from './redis';
@@ -42,9 +44,12 @@ async function primary(workers: number) {
   }
 }
 
-async function main() {
-  const config = loadConfig();
-  if (config.WORKERS > 1 && cluster.isPrimary) return primary(config.WORKERS);
+/** The store, Redis and app of one serving thread, as the configuration asks (main thread and serving threads). */
+export async function startApp(
+  config: Config,
+  search: Pick<AppOptions, 'searchIndexFeed' | 'searchIndexHandOn'> = {},
+  { seedOnStart = config.SEED_ON_START }: { seedOnStart?: boolean } = {},
+) {
   const access = {
     correspondents: config.CORRESPONDENTS_FILE ? loadCorrespondents(config.CORRESPONDENTS_FILE) : undefined,
     apiKeys: config.API_KEYS_FILE ? loadApiKeys(config.API_KEYS_FILE) : undefined,
@@ -52,7 +57,7 @@ async function main() {
   const store = await openStore({
     dataDir: config.DATA_DIR,
     databaseUrl: config.DATABASE_URL,
-    seedOnStart: config.SEED_ON_START,
+    seedOnStart,
     postgres: {
       poolSize: config.PG_POOL_SIZE,
       statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS,
@@ -65,6 +70,7 @@ async function main() {
   const app = await buildApp({
     store,
     searchIndexSnapshotDir: config.INDEX_SNAPSHOTS === 'on' ? join(config.DATA_DIR, 'search-index') : undefined,
+    ...search,
     portalDir: config.PORTAL_DIR,
     logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
     rateLimit: {
@@ -109,6 +115,22 @@ async function main() {
       maxConnectionsPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
     },
   });
+  /** Closes the app (in-flight requests finish), then the store and Redis. */
+  const close = async () => {
+    await app.close();
+    await store.close();
+    await redis?.redis.quit().catch(() => redis.redis.disconnect());
+  };
+  return { app, store, close };
+}
+
+async function main() {
+  const config = loadConfig();
+  if (config.WORKERS > 1 && cluster.isPrimary) return primary(config.WORKERS);
+  // SERVING_THREADS=n: n-1 more threads answer on the same port from the index this thread builds.
+  const threads = config.SERVING_THREADS > 1 ? new ServingThreads(config.SERVING_THREADS - 1) : undefined;
+  const { app, close } = await startApp(config, threads ? { searchIndexHandOn: threads.handOn } : {});
+  threads?.attach(app.searchIndex, app.log);
 
   const metricsServer =
     config.METRICS_PORT === undefined
@@ -117,17 +139,17 @@ async function main() {
 
   // SIGTERM/SIGINT: app.close() stops accepting, lets in-flight requests finish (new ones on kept-alive
   // connections get 503), then the store and Redis close and the process exits 0. Past SHUTDOWN_GRACE_MS it
-  // gives up and exits 1; an uncaught error also closes and exits 1.
+  // gives up and exits 1; an uncaught error also closes and exits 1. The serving threads close first.
   closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS, logger: app.log }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'closing after an uncaught error');
     else app.log.info({ signal }, 'closing: finishing in-flight requests');
-    await app.close();
+    await threads?.close();
+    await close();
     metricsServer?.close();
-    await store.close();
-    await redis?.redis.quit().catch(() => redis.redis.disconnect());
   });
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  threads?.start(app.server);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   if (cluster.isWorker && cluster.worker?.id !== 1) return;
@@ -136,7 +158,9 @@ async function main() {
   );
 }
 
-main().catch((error: Error) => {
-  console.error(`Could not start: ${error.message}`);
-  process.exit(1);
-});
+if (isMainThread) {
+  main().catch((error: Error) => {
+    console.error(`Could not start: ${error.message}`);
+    process.exit(1);
+  });
+}

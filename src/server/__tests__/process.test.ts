@@ -3,9 +3,10 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentsResponse } from '../../contract';
+import { agentsResponse, readyResponse } from '../../contract';
 import { seededDataDir, startServer } from '../../testing/server-process';
-import { SQLITE_FILE_NAME } from '../open-store';
+import { SQLITE_FILE_NAME, openStore } from '../open-store';
+import { generateSeedFiles, generatedDataSet } from '../seed/generate';
 
 // The server as operators run it (a process): start-up faults and SIGTERM.
 
@@ -147,6 +148,72 @@ describe('WORKERS=2', () => {
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
       expect(children()).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('SERVING_THREADS=2', () => {
+  it('answers on one port from two threads over one index; a new data version reaches both; SIGTERM stops them all', async () => {
+    const server = await startServer({ SERVING_THREADS: '2' });
+    const ready = async () => {
+      const response = await fetch(`${server.url}/readyz`, { headers: { connection: 'close' } });
+      return response.status === 200 ? readyResponse.parse(await response.json()) : null;
+    };
+    /** The data version each thread reports, asked on fresh connections until both threads have answered. */
+    const versionsByThread = async (version: string) => {
+      const seen = new Map<number, string>();
+      await expect
+        .poll(
+          async () => {
+            const answer = await ready();
+            if (answer) seen.set(answer.thread, answer.searchIndex.dataVersion);
+            return [...seen.values()].filter((v) => v === version).length;
+          },
+          { timeout: 60_000, interval: 20 },
+        )
+        .toBe(2);
+      return seen;
+    };
+    const branches = `${server.url}/v1/banks/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=BRACBD&district=dhaka`;
+    const lookUp = () =>
+      Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const answer = await fetch(branches, { headers: { 'x-fapi-financial-id': 'AB12CD', connection: 'close' } });
+          return { status: answer.status, version: answer.headers.get('x-data-version'), body: await answer.text() };
+        }),
+      );
+    try {
+      expect(server.url).not.toBe('');
+      // The main thread (0) says ready only once the other thread serves too: from the first 200 on, both answer.
+      await expect.poll(async () => (await ready()) !== null, { timeout: 60_000, interval: 100 }).toBe(true);
+      const first = await versionsByThread('1');
+      expect([...first.keys()].sort()).toEqual([0, expect.any(Number)]);
+      const answers = await lookUp();
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+      // One index: every connection, whichever thread took it, gets the same answer.
+      expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+      expect(new Set(answers.map((a) => a.version))).toEqual(new Set(['1']));
+
+      // Another data set published into the store (as an import or another instance does): the threads notice
+      // on their requests, the main thread builds once, and both serve the new version.
+      const store = await openStore({ dataDir: server.dataDir, seedOnStart: false });
+      try {
+        await store.replaceDataSet(generatedDataSet(generateSeedFiles({ branches: 300, agents: 200, seed: 11 }), 11));
+      } finally {
+        await store.close();
+      }
+      await expect
+        .poll(async () => new Set((await lookUp()).map((a) => a.version)), { timeout: 60_000, interval: 500 })
+        .toEqual(new Set(['2']));
+      await versionsByThread('2');
+      const after = await lookUp();
+      expect(new Set(after.map((a) => a.body)).size).toBe(1);
+      expect(after[0].body).not.toBe(answers[0].body);
+
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
     } finally {
       await server.stop();
     }

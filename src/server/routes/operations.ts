@@ -1,3 +1,4 @@
+import { threadId } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { aliveResponse, readyResponse } from '../../contract';
@@ -38,8 +39,9 @@ export default async function operationsRoutes(app: FastifyInstance) {
         status: 'degraded',
         engine: app.store.engine,
         searchIndex,
+        thread: threadId,
         degraded: [{ dependency: 'redis', detail: redis }],
       };
-    return { status: 'ready', engine: app.store.engine, searchIndex };
+    return { status: 'ready', engine: app.store.engine, searchIndex, thread: threadId };
   });
 }

@@ -5,6 +5,7 @@ import { openOwnConnection } from '../store/own-connection';
 import type { StoreSource } from '../store/store';
 import { buildFromStore } from './read-data-set';
 import { indexSize, shareIndex, type SearchIndexData } from './build';
+import { shared } from './strings';
 import { SearchIndex, type RememberedMatches, type TextName } from './search-index';
 import { documentsScratchFile, readSnapshot, writeSnapshot } from './snapshot';
 import { encodeDocumentsToFile, inFile, readThrough, type EncodeDocuments } from './documents';
@@ -73,13 +74,13 @@ function matches(data: SearchIndexData, terms: IndexWorkerData['terms'] & object
 }
 
 /**
- * Posts the index. Its typed arrays (the string tables' bytes too) are SharedArrayBuffer-backed (shareIndex):
- * nothing of them is copied, here or in any serving thread it is handed on to; the remembered matches move.
+ * Posts the index. Its typed arrays (the string tables' bytes too) and the remembered matches are
+ * SharedArrayBuffer-backed (shareIndex): nothing of them is copied, here or in any serving thread it is handed on to.
  */
 function post(message: Extract<IndexWorkerMessage, { type: 'built' }>) {
   shareIndex(message.data);
-  const moved = Object.values(message.remembered).flatMap((list) => list.map(([, ids]) => ids.buffer as ArrayBuffer));
-  parentPort!.postMessage(message, moved);
+  for (const list of Object.values(message.remembered)) for (const entry of list) entry[1] = shared(entry[1]);
+  parentPort!.postMessage(message);
 }
 
 async function run() {

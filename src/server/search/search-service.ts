@@ -2,15 +2,37 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Worker } from 'node:worker_threads';
 import { StoreUnavailableError, type LookupStore } from '../store/store';
 import { startWorker } from '../worker-thread';
-import { indexSize } from './build';
+import { indexSize, type SearchIndexData } from './build';
 import type { IndexWorkerData, IndexWorkerMessage } from './index-worker';
 import { buildFromStore } from './read-data-set';
-import { SearchIndex } from './search-index';
+import { SearchIndex, type RememberedMatches } from './search-index';
 
 // Holds the search index of the served data set and keeps it current. The store stays the durable source of
 // truth; when its data version moves (an import here, or another instance's import on PostgreSQL), a new index
 // is built off the event loop and swapped in with one assignment. A request takes the index once and answers
 // from it synchronously, so every answer comes wholly from one data version.
+
+/** An index handed from the main thread to the serving threads (serving-threads.ts): its data is shared, not copied. */
+export interface HandedIndex {
+  data: SearchIndexData;
+  remembered: RememberedMatches;
+  build: IndexBuild;
+}
+
+/**
+ * Where a serving thread's indexes come from (serving-threads.ts): the main thread builds each once and hands it
+ * to every thread; a serving thread builds none.
+ */
+export interface IndexFeed {
+  /** The next index to serve, once the main thread hands one over; rejects once the feed is closed. */
+  next(): Promise<HandedIndex>;
+  /** This thread serves `version` now (the main thread waits for it before it serves that version itself). */
+  served(version: string): void;
+  /** This thread saw the store's data version move: the main thread looks at it and builds. */
+  stale(): void;
+  /** Resolves once the store's current data version is served (after a publish through this thread). */
+  catchUp(): Promise<void>;
+}
 
 export interface SearchServiceOptions {
   store: LookupStore;
@@ -36,6 +58,13 @@ export interface SearchServiceOptions {
    * none): a start whose data version has one reads it instead of building. Worker builds only.
    */
   snapshotDir?: string;
+  /** A serving thread's: its indexes come from the main thread, this service builds none (serving-threads.ts). */
+  feed?: IndexFeed;
+  /**
+   * The main thread's, with serving threads: each new index is handed to them before it serves here, and this
+   * resolves once they serve it (or gave up on one), so every thread answers from it when this one does.
+   */
+  handOn?: (index: HandedIndex) => Promise<void>;
 }
 
 export interface IndexBuild {
@@ -75,6 +104,36 @@ export class SearchService {
 
   constructor(private readonly options: SearchServiceOptions) {
     this.first = new Promise((resolve) => (this.resolveFirst = resolve));
+    if (options.feed) void this.follow(options.feed);
+  }
+
+  /** A serving thread: serves each index the main thread hands over, the first once warmed up. */
+  private async follow(feed: IndexFeed): Promise<void> {
+    while (!this.closed) {
+      let handed: HandedIndex;
+      try {
+        handed = await feed.next();
+      } catch {
+        return; // the feed is closed: the thread is stopping
+      }
+      const index = new SearchIndex(handed.data);
+      index.remember(handed.remembered);
+      if (!this.current) await this.warm(index);
+      this.serve(index, handed.build);
+      feed.served(index.version);
+    }
+  }
+
+  /** Swaps `index` in: answers come from it from now on. */
+  private serve(index: SearchIndex, build: IndexBuild): void {
+    const previous = this.current;
+    this.current = index;
+    this.lastBuild = build;
+    // Its answer documents' file (documents.ts) goes once no request can be reading it: a request takes the
+    // index once and answers from it synchronously, so a minute is far more than any needs.
+    if (previous) setTimeout(() => previous.close(), 60_000).unref();
+    this.lastError = null;
+    this.resolveFirst();
   }
 
   /** Resolves once the first index is in place. */
@@ -98,7 +157,9 @@ export class SearchService {
     if (this.closed || this.building || now - this.checkedAt < (this.options.checkEveryMs ?? 1000)) return;
     this.checkedAt = now;
     const version = await this.options.store.dataVersion();
-    if (version !== this.current?.version) void this.rebuild();
+    if (version === this.current?.version) return;
+    if (this.options.feed) this.options.feed.stale();
+    else void this.rebuild();
   }
 
   /**
@@ -106,6 +167,7 @@ export class SearchService {
    * a build already under way may be of the version before it). At most three builds.
    */
   async catchUp(): Promise<void> {
+    if (this.options.feed) return this.options.feed.catchUp();
     for (let i = 0; i < 3 && !this.closed; i++) {
       const version = await this.options.store.dataVersion();
       if (this.current?.version === version) return;
@@ -115,19 +177,18 @@ export class SearchService {
 
   /** Builds the index of the store's current data set and swaps it in; one build at a time. */
   rebuild(): Promise<void> {
+    // A serving thread builds nothing: the main thread hands its indexes over (follow).
+    if (this.options.feed) return Promise.resolve();
     this.building ??= this.build()
-      .then(async (index) => {
-        // The first index warms up through the routes (the JIT, before /readyz says ready). A later one does
-        // not: the code is warm, its worker found what tellers searched lately, and a warm-up's cold searches
-        // would each hold the event loop while lookups wait (0.3 s each at 1M rows).
+      .then(async ({ index, handed }) => {
+        // The first index warms up through the routes (the JIT, before /readyz says ready), here and in the
+        // serving threads at once. A later one does not: the code is warm, its worker found what tellers searched
+        // lately, and a warm-up's cold searches would each hold the event loop while lookups wait (0.3 s each at
+        // 1M rows).
+        const handOn = this.options.handOn?.(handed);
         if (!this.current) await this.warm(index);
-        const previous = this.current;
-        this.current = index;
-        // Its answer documents' file (documents.ts) goes once no request can be reading it: a request takes the
-        // index once and answers from it synchronously, so a minute is far more than any needs.
-        if (previous) setTimeout(() => previous.close(), 60_000).unref();
-        this.lastError = null;
-        this.resolveFirst();
+        await handOn;
+        this.serve(index, handed.build);
       })
       .catch((error: Error) => {
         // The previous index (if any) keeps answering; the next check tries again.
@@ -167,15 +228,17 @@ export class SearchService {
     this.current?.close();
   }
 
-  private async build(): Promise<SearchIndex> {
+  private async build(): Promise<{ index: SearchIndex; handed: HandedIndex }> {
     const { store } = this.options;
     const source = store.source;
     let build: IndexBuild;
     let index: SearchIndex;
+    let handed: Omit<HandedIndex, 'build'>;
     if (this.options.build === 'inline' || !source) {
       const started = performance.now();
       const data = await buildFromStore(store);
       index = new SearchIndex(data);
+      handed = { data, remembered: {} };
       build = {
         version: data.version,
         buildMs: performance.now() - started,
@@ -202,6 +265,7 @@ export class SearchService {
       this.worker = null;
       index = new SearchIndex(message.data);
       index.remember(message.remembered);
+      handed = { data: message.data, remembered: message.remembered };
       build = {
         version: message.data.version,
         buildMs: message.buildMs,
@@ -215,8 +279,7 @@ export class SearchService {
         rememberMs: Math.round(message.rememberMs),
       };
     }
-    this.lastBuild = build;
     this.options.log?.('search index built', { ...build, buildMs: Math.round(build.buildMs) });
-    return index;
+    return { index, handed: { ...handed, build } };
   }
 }
