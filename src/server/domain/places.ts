@@ -1,4 +1,4 @@
-import { City, State } from 'country-state-city';
+import { createRequire } from 'node:module';
 import { countryProfile, placeKey } from '../../contract/countries';
 import type { CityRow, StateRow } from './data-set';
 
@@ -7,12 +7,22 @@ import type { CityRow, StateRow } from './data-set';
 // What differs per country (code overrides, which subdivisions are states, published spellings) is in the
 // country profiles (src/contract/countries.ts).
 
+type Catalog = typeof import('country-state-city');
+const require = createRequire(import.meta.url);
+let loaded: Catalog | undefined;
+/**
+ * The package's states and cities, loaded on first use (a start that seeds, an import, a staged change): its
+ * ~150,000 cities with their coordinates are ~30 MB of heap that a serving thread never needs (issue #26).
+ */
+const catalog = (): Catalog => (loaded ??= require('country-state-city') as Catalog);
+
 const stateCode = (country: string, code: string) => countryProfile(country).stateCodeOverrides?.[code] ?? code;
 const keepState = (country: string, code: string) => countryProfile(country).isState?.(code) ?? true;
 
 export function loadStates(countries: string[]): StateRow[] {
   return countries.flatMap((country) =>
-    State.getStatesOfCountry(country)
+    catalog()
+      .State.getStatesOfCountry(country)
       .filter((s) => keepState(country, s.isoCode))
       .map((s) => ({ country, code: stateCode(country, s.isoCode), name: s.name })),
   );
@@ -80,8 +90,12 @@ function loadCities(states: StateRow[], resolver: StateResolver, districtDivisio
   const countries = [...new Set(states.map((s) => s.country))];
   const rows = new Map<string, CityRow>();
   for (const country of countries) {
-    const packageStates = new Map(State.getStatesOfCountry(country).map((s) => [s.isoCode, s.name]));
-    for (const city of City.getCitiesOfCountry(country) ?? []) {
+    const packageStates = new Map(
+      catalog()
+        .State.getStatesOfCountry(country)
+        .map((s) => [s.isoCode, s.name]),
+    );
+    for (const city of catalog().City.getCitiesOfCountry(country) ?? []) {
       let state = stateCode(country, city.stateCode);
       if (!served.has(`${country}:${state}`)) {
         const district = packageStates.get(city.stateCode);
