@@ -24,7 +24,10 @@ import { startWorker } from './worker-thread';
 //
 // The listening socket is shared by its descriptor: threads of a process share descriptors, and a server that
 // listens on one accepts from the same socket; the kernel hands each connection to one thread. Node 20 has no
-// `reusePort`, and the descriptor is read from the server's handle (`_handle.fd`, libuv's socket on Unix).
+// `reusePort`, and the descriptor is read from the server's handle (`_handle.fd`, libuv's socket on Unix). At a
+// stop the threads close first (the first close ends the socket for all: new connections are refused), then the
+// main thread; its own close of the same number then fails harmlessly (EBADF), as nothing opens a descriptor
+// in between.
 
 /** What a serving thread is started with. */
 export interface ServingThreadData {
