@@ -38,6 +38,9 @@ class MainThreadFeed implements IndexFeed {
         this.closed = true;
         this.waiting?.reject(new Error('closing'));
         this.waiting = null;
+        // A publish waiting for the main thread's catch-up is not answered once closing: fail it now.
+        for (const waiter of this.catchUps.values()) waiter.reject(new Error('closing'));
+        this.catchUps.clear();
         onClose();
       }
     });

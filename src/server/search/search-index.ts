@@ -445,11 +445,7 @@ export class SearchIndex {
         else {
           // Every posting up to the range's end is inside it.
           const last = lowerBound(list, p + 1, end, ends[r]);
-          if (total + last - p > this.gathered.length) {
-            const grown = new Int32Array(Math.max(this.gathered.length * 2, total + last - p));
-            grown.set(this.gathered.subarray(0, total));
-            this.gathered = grown;
-          }
+          this.roomForGathered(total, last - p);
           this.gathered.set(list.subarray(p, last), total);
           total += last - p;
           p = last;
@@ -458,6 +454,14 @@ export class SearchIndex {
       }
     }
     return { total, rows: pageOfRanks(this.gathered, total, offset, offset + limit, ids.length === 1) };
+  }
+
+  /** Grows the reused `gathered` array, keeping its first `total` rows, so `more` rows fit after them. */
+  private roomForGathered(total: number, more: number): void {
+    if (total + more <= this.gathered.length) return;
+    const grown = new Int32Array(Math.max(this.gathered.length * 2, total + more));
+    grown.set(this.gathered.subarray(0, total));
+    this.gathered = grown;
   }
 
   /** Counts the accepted candidates and returns the rows of ranks offset…offset+limit-1, in answer order. */
@@ -477,11 +481,7 @@ export class SearchIndex {
     let total = 0;
     const keep = (row: number) => {
       if (row >= from && row < to && test.accept(row)) {
-        if (total === this.gathered.length) {
-          const grown = new Int32Array(total * 2);
-          grown.set(this.gathered);
-          this.gathered = grown;
-        }
+        this.roomForGathered(total, 1);
         this.gathered[total++] = row;
       }
     };
