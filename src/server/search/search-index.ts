@@ -42,6 +42,20 @@ const RANGED_POSTING_COST = 1;
 /** Counting one text's rows inside one range (two binary searches) costs about this many rows scanned. */
 const BINARY_SEARCH_COST = 24;
 
+/**
+ * One contains filter of a branch search. Its ids are put in `set` (stamped) only when a test checks more rows than
+ * that costs: a common word can match thousands of texts (an Indian "branch" matches 4,688 addresses), and a bank
+ * of 113 rows is cheaper checked by binary search in the ids than by stamping them all first.
+ */
+interface TextCondition {
+  column: Int32Array;
+  set: IdSet;
+  postings: PostingsData;
+  ids: Int32Array;
+  /** The ids are in `set` (its current generation). */
+  stamped?: boolean;
+}
+
 /** Where the rows to check come from: ranges (in answer order), the postings of some texts, or a sorted list. */
 type Candidates =
   { ranges: [number, number][] } | { postings: PostingsData; ids: ArrayLike<number> } | { rows: Int32Array };
@@ -52,8 +66,8 @@ interface BranchConditions {
   /** bankCode: the row's bank has that code, or the row is one of `routed` (those with that routing number). */
   code?: { banks: number[]; routed: number[] };
   state: number;
-  /** Contains filters that must all hold: the row's id in `column` is in `set`. */
-  texts: { column: Int32Array; set: IdSet; postings: PostingsData; ids: Int32Array }[];
+  /** Contains filters that must all hold: the row's id in `column` is one of `ids` (ascending). */
+  texts: TextCondition[];
   /** Mode-04 agent search without a comma: the bank name or the branch name contains it. */
   either?: { banks: number[]; names: IdSet };
 }
@@ -80,6 +94,8 @@ export class SearchIndex {
   private bankNamesLower: string[] | undefined;
   /** Matches of a search whose rows are gathered from postings (reused, grown as needed). */
   private gathered = new Int32Array(4096);
+  /** Rows of the texts of a remembered term (`TextIndex.matching` answers the same array for the same term). */
+  private readonly postingRowCounts = new WeakMap<Int32Array, number>();
   /** Each row's record as JSON (documents.ts), and where answers copy those bytes from (memory or a file). */
   private readonly documents: { branches: DocumentTable; agents: DocumentTable };
   private readonly sources: { branches: DocumentSource; agents: DocumentSource };
@@ -285,7 +301,7 @@ export class SearchIndex {
       if (ids.length === 0) return empty;
       conditions.texts.push({
         column: this.data.branches[name],
-        set: this.sets[name].reset(ids),
+        set: this.sets[name],
         postings: this.data.postings[name],
         ids,
       });
@@ -354,7 +370,7 @@ export class SearchIndex {
     if (ranges.length === 0) return { total: 0, rows: [] };
     const onlyBanks = wholeGroups && !code && conditions.state < 0 && !conditions.either;
     if (onlyBanks && conditions.texts.length === 0) return pageOfRanges(ranges, rangeRows, offset, limit);
-    const test = new BranchTest(this.data.branches, conditions);
+    const columns = this.data.branches;
     if (onlyBanks && conditions.texts.length === 1) {
       // One contains filter over whole banks: the total is counted from the postings (each text's rows are
       // ascending, so its rows inside a range are found by binary search), and the page is read in answer
@@ -362,7 +378,7 @@ export class SearchIndex {
       const merged = mergeRanges(ranges);
       const { postings, ids } = conditions.texts[0];
       const countCost = ids.length * merged.length * BINARY_SEARCH_COST;
-      const postingCount = postingsRows(postings, ids);
+      const postingCount = this.postingsRows(postings, ids);
       if (countCost < rangeRows && countCost < postingCount * RANGED_POSTING_COST) {
         let total = 0;
         for (let i = 0; i < ids.length; i++) {
@@ -374,7 +390,8 @@ export class SearchIndex {
         if (offset >= total || limit <= 0) return { total, rows: [] };
         // Few matches spread over the ranges: gathering them from the postings beats scanning for the page.
         const scanned = Math.min(rangeRows, ((offset + limit) * rangeRows) / total);
-        if (scanned <= total * RANGED_POSTING_COST) return { total, rows: firstMatches(merged, test, offset, limit) };
+        if (scanned <= total * RANGED_POSTING_COST)
+          return { total, rows: firstMatches(merged, new BranchTest(columns, conditions, scanned), offset, limit) };
       }
       if (postingCount * RANGED_POSTING_COST < rangeRows)
         return this.postingsInRanges(postings, ids, merged, offset, limit);
@@ -383,6 +400,7 @@ export class SearchIndex {
     // The cheapest source of rows to check: the ranges, or the postings of one condition.
     let candidates: Candidates = { ranges };
     let cost = rangeRows;
+    let checked = rangeRows;
     if (code && code.routed.length > 0) {
       // A routing number: its row(s), plus the rows of a bank with that code (rarely both), in answer order.
       const rows = [...code.routed];
@@ -391,18 +409,19 @@ export class SearchIndex {
         for (let row = start; row < end; row++) if (code.banks[this.data.branches.bank[row]] === 1) rows.push(row);
       }
       candidates = { rows: Int32Array.from(new Set(rows)).sort() };
-      cost = rows.length;
+      cost = checked = rows.length;
     } else if (code) {
       const codeRanges = ranges.filter(([start]) =>
         groups.some((g) => g.start === start && g.banks.some((b) => code.banks[b])),
       );
       candidates = { ranges: codeRanges };
-      cost = codeRanges.reduce((sum, [s, e]) => sum + e - s, 0);
+      cost = checked = codeRanges.reduce((sum, [s, e]) => sum + e - s, 0);
     }
     for (const text of conditions.texts) {
-      const rows = postingsRows(text.postings, text.ids) * POSTINGS_ROW_COST;
-      if (rows < cost) {
-        cost = rows;
+      const rows = this.postingsRows(text.postings, text.ids);
+      if (rows * POSTINGS_ROW_COST < cost) {
+        cost = rows * POSTINGS_ROW_COST;
+        checked = rows;
         candidates = { postings: text.postings, ids: text.ids };
       }
     }
@@ -410,7 +429,7 @@ export class SearchIndex {
       candidates,
       this.data.countryStart[country],
       this.data.countryEnd[country],
-      test,
+      new BranchTest(columns, conditions, checked),
       offset,
       limit,
     );
@@ -454,6 +473,16 @@ export class SearchIndex {
       }
     }
     return { total, rows: pageOfRanks(this.gathered, total, offset, offset + limit, ids.length === 1) };
+  }
+
+  /** How many rows the texts `ids` have (their postings), remembered for the ids a text index remembers. */
+  private postingsRows(postings: PostingsData, ids: Int32Array): number {
+    let rows = this.postingRowCounts.get(ids);
+    if (rows === undefined) {
+      rows = postingsRows(postings, ids);
+      this.postingRowCounts.set(ids, rows);
+    }
+    return rows;
   }
 
   /** Grows the reused `gathered` array, keeping its first `total` rows, so `more` rows fit after them. */
@@ -677,7 +706,7 @@ export class SearchIndex {
         const ids = this.text.branchName.matching(parts.branchName);
         texts.push({
           column: this.data.branches.branchName,
-          set: this.sets.branchName.reset(ids),
+          set: this.sets.branchName,
           postings: this.data.postings.branchName,
           ids,
         });
@@ -808,20 +837,18 @@ class BranchTest implements RowTest {
   private readonly stateOf: Int32Array;
   private readonly state: number;
   private readonly column1: Int32Array | null;
-  private readonly stamps1: Uint32Array;
-  private readonly generation1: number;
+  private readonly in1: TextMembership;
   private readonly column2: Int32Array | null;
-  private readonly stamps2: Uint32Array;
-  private readonly generation2: number;
+  private readonly in2: TextMembership;
   private readonly column3: Int32Array | null;
-  private readonly stamps3: Uint32Array;
-  private readonly generation3: number;
+  private readonly in3: TextMembership;
   private readonly nameOf: Int32Array;
   private readonly eitherBanks: number[] | null;
   private readonly eitherNames: Uint32Array;
   private readonly eitherGeneration: number;
 
-  constructor(columns: SearchIndexData['branches'], conditions: BranchConditions) {
+  /** `rowsToCheck`: about how many rows `accept` will be asked of (how the contains filters are checked). */
+  constructor(columns: SearchIndexData['branches'], conditions: BranchConditions, rowsToCheck: number) {
     const none = new Uint32Array(1);
     const [t1, t2, t3] = conditions.texts;
     this.bankOf = columns.bank;
@@ -831,14 +858,11 @@ class BranchTest implements RowTest {
     this.stateOf = columns.state;
     this.state = conditions.state;
     this.column1 = t1?.column ?? null;
-    this.stamps1 = t1?.set.stamps ?? none;
-    this.generation1 = t1?.set.generation ?? 0;
+    this.in1 = new TextMembership(t1, rowsToCheck);
     this.column2 = t2?.column ?? null;
-    this.stamps2 = t2?.set.stamps ?? none;
-    this.generation2 = t2?.set.generation ?? 0;
+    this.in2 = new TextMembership(t2, rowsToCheck);
     this.column3 = t3?.column ?? null;
-    this.stamps3 = t3?.set.stamps ?? none;
-    this.generation3 = t3?.set.generation ?? 0;
+    this.in3 = new TextMembership(t3, rowsToCheck);
     this.nameOf = columns.branchName;
     this.eitherBanks = conditions.either?.banks ?? null;
     this.eitherNames = conditions.either?.names.stamps ?? none;
@@ -848,9 +872,9 @@ class BranchTest implements RowTest {
   accept(row: number): boolean {
     const bank = this.bankOf[row];
     if (this.banks[bank] !== 1) return false;
-    if (this.column1 !== null && this.stamps1[this.column1[row]] !== this.generation1) return false;
-    if (this.column2 !== null && this.stamps2[this.column2[row]] !== this.generation2) return false;
-    if (this.column3 !== null && this.stamps3[this.column3[row]] !== this.generation3) return false;
+    if (this.column1 !== null && !this.in1.has(this.column1[row])) return false;
+    if (this.column2 !== null && !this.in2.has(this.column2[row])) return false;
+    if (this.column3 !== null && !this.in3.has(this.column3[row])) return false;
     if (this.state >= 0 && this.stateOf[row] !== this.state) return false;
     if (this.codeBanks !== null && this.codeBanks[bank] !== 1 && !this.routed.includes(row)) return false;
     if (
@@ -862,6 +886,34 @@ class BranchTest implements RowTest {
     return true;
   }
 }
+
+/**
+ * Whether a text id is one of a contains filter's ids: by its stamp in the filter's IdSet, or, when few rows are to
+ * be checked against many ids, by binary search in the ids (stamping them all would cost more than the checks).
+ */
+class TextMembership {
+  private readonly sorted: Int32Array | null = null;
+  private readonly stamps: Uint32Array = NO_STAMPS;
+  private readonly generation: number = 0;
+  constructor(text: TextCondition | undefined, rowsToCheck: number) {
+    if (!text) return;
+    if (rowsToCheck * (Math.log2(text.ids.length + 1) + 1) < text.ids.length) {
+      this.sorted = text.ids;
+      return;
+    }
+    if (!text.stamped) text.set.reset(text.ids);
+    text.stamped = true;
+    this.stamps = text.set.stamps;
+    this.generation = text.set.generation;
+  }
+  has(id: number): boolean {
+    const sorted = this.sorted;
+    if (sorted === null) return this.stamps[id] === this.generation;
+    const at = lowerBound(sorted, 0, sorted.length, id);
+    return at < sorted.length && sorted[at] === id;
+  }
+}
+const NO_STAMPS = new Uint32Array(1);
 
 /** The conditions of an agent name search: a head office in scope, the state, a matching name. */
 class AgentTest implements RowTest {
