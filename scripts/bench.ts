@@ -109,6 +109,26 @@ interface Choice {
  */
 const SERVER_ENTRY = join('dist', 'server', 'main.js');
 
+/**
+ * The environment and Node options `npm start` starts the server with (package.json's start script, after its
+ * last `&&`: `NAME=value … node <options> dist/server/main.js`), so the bench measures the same process.
+ */
+function startCommand(): { env: Record<string, string>; nodeOptions: string[] } {
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const words = start.split('&&').at(-1)!.trim().split(/\s+/);
+  const node = words.indexOf('node');
+  const entry = words.indexOf('dist/server/main.js');
+  if (node < 0 || entry < node)
+    throw new Error(`package.json's start script is not "… node … dist/server/main.js": ${start}`);
+  const env = Object.fromEntries(words.slice(0, node).map((word) => word.split('=', 2) as [string, string]));
+  return { env, nodeOptions: words.slice(node + 1, entry) };
+}
+
+const startCommandText = () => {
+  const { env, nodeOptions } = startCommand();
+  return [...Object.entries(env).map(([name, value]) => `${name}=${value}`), 'node', ...nodeOptions].join(' ');
+};
+
 function buildServer(): void {
   const build = spawnSync('npm', ['run', '--silent', 'build:server'], { stdio: 'inherit' });
   if (build.status !== 0) throw new Error(`npm run build:server exited with ${build.status}`);
@@ -125,9 +145,11 @@ async function startServer(
   const port = await freePort();
   const started = Date.now();
   const cpuProf = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
-  const child = spawn(process.execPath, [...cpuProf, '--enable-source-maps', SERVER_ENTRY], {
+  const launch = startCommand();
+  const child = spawn(process.execPath, [...cpuProf, ...launch.nodeOptions, SERVER_ENTRY], {
     env: {
       ...process.env,
+      ...launch.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: choice.dataDir,
@@ -543,7 +565,7 @@ async function main() {
       `- Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average before the run ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min), after ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' / ')}`,
-      `- Server: dist/server/main.js (compiled, as npm start runs it), WORKERS=${workers}, SERVING_THREADS=${threads}, RATE_LIMIT_MAX=0, LOG_LEVEL=${values.real ? 'info (the audit line of every request)' : 'warn'}; **ready ${(api.startupMs / 1000).toFixed(1)} s** after start (spawn to /readyz 200; ${verdict(readyMisses)}${readyTarget ? `; ≤ ${readyTarget / 1000} s` : ''}); resident memory (the server and every process under it): **peak ${api.startPeakMiB.toFixed(0)} MiB from start to ready**, ${rssAtReady.toFixed(0)} MiB once ready, **peak ${servingPeakRss.toFixed(0)} MiB while serving** (every shape; ${verdict(memoryMisses)}; ≤ ${TARGET.rssMB} MB = ${Math.floor(TARGET.rssMB / 1.048576)} MiB), peak ${rss.overall.toFixed(0)} MiB over the run (with the replace: the index serving and the next one being built), ${rssAfterRun.toFixed(0)} MiB at its end`,
+      `- Server: dist/server/main.js (compiled, as npm start runs it: ${startCommandText()}), WORKERS=${workers}, SERVING_THREADS=${threads}, RATE_LIMIT_MAX=0, LOG_LEVEL=${values.real ? 'info (the audit line of every request)' : 'warn'}; **ready ${(api.startupMs / 1000).toFixed(1)} s** after start (spawn to /readyz 200; ${verdict(readyMisses)}${readyTarget ? `; ≤ ${readyTarget / 1000} s` : ''}); resident memory (the server and every process under it): **peak ${api.startPeakMiB.toFixed(0)} MiB from start to ready**, ${rssAtReady.toFixed(0)} MiB once ready, **peak ${servingPeakRss.toFixed(0)} MiB while serving** (every shape; ${verdict(memoryMisses)}; ≤ ${TARGET.rssMB} MB = ${Math.floor(TARGET.rssMB / 1.048576)} MiB), peak ${rss.overall.toFixed(0)} MiB over the run (with the replace: the index serving and the next one being built), ${rssAfterRun.toFixed(0)} MiB at its end`,
       `- Search index: ${api.indexLog ? JSON.stringify(api.indexLog) : 'not reported'}`,
       `- Load: wrk, 2 threads, ${connections} connections, ${seconds} s per shape, 127.0.0.1; each shape rotates through its queries (the "distinct" shapes: thousands of different searches, shuffled), each requested once before timing ("first ms": the slowest of those first requests). Non-2xx: answers with a status ≥ 400; errors: connect, read, write errors and timeouts`,
       `- Generator: wrk against the bare node:http server answering 2 bytes: **${rps(generator.requestsPerSecond)} req/s**, p99 ${ms(generator.p99)} ms (${verdict(generatorMisses)}; ≥ ${TARGET.generator})`,
