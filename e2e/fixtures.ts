@@ -8,8 +8,17 @@ export async function signIn(page: Page, id = CORRESPONDENT_ID) {
   await page.addInitScript((value) => localStorage.setItem('rpl.correspondentId', value), id);
 }
 
-/** axe-core on the page as it stands: no serious or critical WCAG 2 A/AA violation. */
+/**
+ * axe-core on the page as it stands once its transitions have ended: no serious or critical WCAG 2 A/AA violation.
+ * A menu or tooltip still fading in is half transparent, and axe would measure its contrast mid-fade (it did:
+ * three flaky runs in CI). Endless animations (a progress spinner) are not waited for.
+ */
 export async function expectAccessible(page: Page) {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
+  );
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
