@@ -124,10 +124,13 @@ function startCommand(): { env: Record<string, string>; nodeOptions: string[] } 
   return { env, nodeOptions: words.slice(node + 1, entry) };
 }
 
-const startCommandText = () => {
-  const { env, nodeOptions } = startCommand();
-  return [...Object.entries(env).map(([name, value]) => `${name}=${value}`), 'node', ...nodeOptions].join(' ');
-};
+const START_COMMAND = startCommand();
+const startCommandText = () =>
+  [
+    ...Object.entries(START_COMMAND.env).map(([name, value]) => `${name}=${value}`),
+    'node',
+    ...START_COMMAND.nodeOptions,
+  ].join(' ');
 
 function buildServer(): void {
   const build = spawnSync('npm', ['run', '--silent', 'build:server'], { stdio: 'inherit' });
@@ -145,11 +148,10 @@ async function startServer(
   const port = await freePort();
   const started = Date.now();
   const cpuProf = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
-  const launch = startCommand();
-  const child = spawn(process.execPath, [...cpuProf, ...launch.nodeOptions, SERVER_ENTRY], {
+  const child = spawn(process.execPath, [...cpuProf, ...START_COMMAND.nodeOptions, SERVER_ENTRY], {
     env: {
       ...process.env,
-      ...launch.env,
+      ...START_COMMAND.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: choice.dataDir,

@@ -849,7 +849,6 @@ class BranchTest implements RowTest {
 
   /** `rowsToCheck`: about how many rows `accept` will be asked of (how the contains filters are checked). */
   constructor(columns: SearchIndexData['branches'], conditions: BranchConditions, rowsToCheck: number) {
-    const none = new Uint32Array(1);
     const [t1, t2, t3] = conditions.texts;
     this.bankOf = columns.bank;
     this.banks = conditions.banks;
@@ -865,7 +864,7 @@ class BranchTest implements RowTest {
     this.in3 = new TextMembership(t3, rowsToCheck);
     this.nameOf = columns.branchName;
     this.eitherBanks = conditions.either?.banks ?? null;
-    this.eitherNames = conditions.either?.names.stamps ?? none;
+    this.eitherNames = conditions.either?.names.stamps ?? NO_STAMPS;
     this.eitherGeneration = conditions.either?.names.generation ?? 0;
   }
 
@@ -886,6 +885,9 @@ class BranchTest implements RowTest {
     return true;
   }
 }
+
+/** Placeholder stamps for a filter a search does not have (its check is skipped: its column is null). */
+const NO_STAMPS = new Uint32Array(1);
 
 /**
  * Whether a text id is one of a contains filter's ids: by its stamp in the filter's IdSet, or, when few rows are to
@@ -913,7 +915,6 @@ class TextMembership {
     return at < sorted.length && sorted[at] === id;
   }
 }
-const NO_STAMPS = new Uint32Array(1);
 
 /** The conditions of an agent name search: a head office in scope, the state, a matching name. */
 class AgentTest implements RowTest {
