@@ -94,6 +94,17 @@ describe('JSON answers', () => {
     }
   });
 
+  it('many compressed search answers at once each decode to their own identity answer (pooled buffers)', async () => {
+    const paths = Array.from({ length: 24 }, (_, i) => `${BRANCHES_50.replace('pageSize=50', `pageSize=${10 + i}`)}`);
+    const identities = await Promise.all(paths.map((path) => get(path, { 'accept-encoding': 'identity' })));
+    const compressed = await Promise.all(paths.map((path) => get(path, { 'accept-encoding': 'gzip, deflate, br' })));
+    compressed.forEach((answer, i) => {
+      expect(answer.headers['content-encoding']).toBe('br');
+      expect(decode(answer).equals(identities[i].body)).toBe(true);
+    });
+    expect(new Set(identities.map((answer) => answer.body.length)).size).toBe(paths.length);
+  });
+
   it('a browser asking for "gzip, deflate, br, zstd" gets Brotli', async () => {
     const answer = await get(BRANCHES_50, { 'accept-encoding': 'gzip, deflate, br, zstd' });
     expect(answer.headers['content-encoding']).toBe('br');

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { AnswerCompression } from '../../search/answer-compression';
 import { BodyPool } from '../../search/body-pool';
 import { parseRequest, type Semantic } from '../../validation';
 
@@ -77,6 +78,7 @@ export function operationRoutes(operations: readonly Operation[]) {
   return async function routes(app: FastifyInstance) {
     // Search answers are written into pooled buffers, each taken back when its response has closed.
     const bodies = new BodyPool();
+    const compression = new AnswerCompression();
     for (const operation of operations) {
       app.get(
         routeUrl(operation.path),
@@ -91,8 +93,18 @@ export function operationRoutes(operations: readonly Operation[]) {
             params,
             take: bodies.take,
             sendPooled: (body) => {
-              reply.raw.once('close', () => bodies.give(body));
-              return reply.type(JSON_TYPE).send(body);
+              // Compressed here, not by @fastify/compress (answer-compression.ts); the answer varies with
+              // Accept-Encoding either way.
+              reply.header('vary', 'accept-encoding');
+              const encoding = compression.encodingFor(request.headers['accept-encoding'], body.length);
+              if (encoding === undefined) {
+                reply.raw.once('close', () => bodies.give(body));
+                return reply.type(JSON_TYPE).send(body);
+              }
+              const { bytes, buffer } = compression.compress(body, encoding, bodies.take);
+              bodies.give(body);
+              if (buffer) reply.raw.once('close', () => bodies.give(buffer));
+              return reply.type(JSON_TYPE).header('content-encoding', encoding).send(bytes);
             },
           });
         },
