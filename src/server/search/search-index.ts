@@ -149,6 +149,11 @@ export class SearchIndex {
     }
   }
 
+  /** Its answer documents (in memory, or where in a file they are). */
+  documentTables(): DocumentTable[] {
+    return [this.documents.branches, this.documents.agents];
+  }
+
   /** Lets the answer documents' file go (documents in a snapshot file); the index answers nothing after it. */
   close(): void {
     this.sources.branches.close();

@@ -4,6 +4,7 @@ import { StoreUnavailableError, type LookupStore } from '../store/store';
 import { startWorker } from '../worker-thread';
 import { indexSize, type SearchIndexData } from './build';
 import type { IndexWorkerData, IndexWorkerMessage } from './index-worker';
+import { PageCacheKeeper } from './documents';
 import { buildFromStore } from './read-data-set';
 import { SearchIndex, type RememberedMatches } from './search-index';
 
@@ -97,6 +98,11 @@ export class SearchService {
    * of every request then paid for them (about 10 % of the event loop's time under load, issue #26).
    */
   private warming: SearchIndex | null = null;
+  /**
+   * The serving index's answer documents, when they stay in its snapshot file, kept in the page cache
+   * (documents.ts). The main thread's only: the serving threads answer from the same file, so the same pages.
+   */
+  readonly pageCache = new PageCacheKeeper();
   private resolveFirst!: () => void;
   /** The last build's figures (for /readyz, logs and the benchmark). */
   lastBuild: IndexBuild | null = null;
@@ -133,6 +139,7 @@ export class SearchService {
     // index once and answers from it synchronously, so a minute is far more than any needs.
     if (previous) setTimeout(() => previous.close(), 60_000).unref();
     this.lastError = null;
+    if (!this.options.feed) this.pageCache.keep(index.documentTables());
     this.resolveFirst();
   }
 
@@ -224,6 +231,7 @@ export class SearchService {
   /** Stops a build under way (the app is closing). */
   async close(): Promise<void> {
     this.closed = true;
+    await this.pageCache.stop();
     await this.worker?.terminate();
     this.current?.close();
   }
