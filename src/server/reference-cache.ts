@@ -21,9 +21,14 @@ export class ReferenceCache {
     private readonly checkEveryMs = 1000,
   ) {}
 
+  /** Whether ensureFresh(now) would look at the store's data version (else it has nothing to do). */
+  checkDue(now = Date.now()): boolean {
+    return now - this.checkedAt >= this.checkEveryMs;
+  }
+
   /** Reloads when the store's data set changed (an import, another instance) since the last look. */
   async ensureFresh(now = Date.now()): Promise<void> {
-    if (now - this.checkedAt < this.checkEveryMs) return;
+    if (!this.checkDue(now)) return;
     this.checkedAt = now;
     if ((await this.store.dataVersion()) !== this.version) await this.refresh();
   }

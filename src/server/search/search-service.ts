@@ -159,9 +159,14 @@ export class SearchService {
     return this.current;
   }
 
+  /** Whether ensureFresh(now) would look at the store's data version (else it has nothing to do). */
+  checkDue(now = Date.now()): boolean {
+    return !this.closed && !this.building && now - this.checkedAt >= (this.options.checkEveryMs ?? 1000);
+  }
+
   /** Looks at the store's data version (at most every checkEveryMs) and starts a rebuild when it moved. */
   async ensureFresh(now = Date.now()): Promise<void> {
-    if (this.closed || this.building || now - this.checkedAt < (this.options.checkEveryMs ?? 1000)) return;
+    if (!this.checkDue(now)) return;
     this.checkedAt = now;
     const version = await this.options.store.dataVersion();
     if (version === this.current?.version) return;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { syncHook } from '../sync-hook';
 import { FINANCIAL_ID_PATTERN, MAX_TEXT_LENGTH, UUID_SHAPED_PATTERN } from '../../../contract';
 
 export interface AuditOptions {
@@ -49,27 +50,30 @@ function wellFormed(request: FastifyRequest, name: string, pattern: RegExp): str
 export default fp(
   async function audit(app: FastifyInstance, options: AuditOptions) {
     const knownParameters = new Set(options.parameters);
-    app.addHook('onResponse', async (request, reply) => {
-      // Below info (LOG_LEVEL=warn) the line would be dropped: not built at all.
-      if (BELOW_INFO.has(request.log.level) || options.skip?.(request)) return;
-      const { known, unknownParameters } = loggedQuery(request.query, knownParameters);
-      request.log.info(
-        {
-          audit: {
-            correspondentId: wellFormed(request, 'x-fapi-financial-id', FINANCIAL_ID_PATTERN),
-            correlationId: request.id,
-            idempotencyKey: wellFormed(request, 'x-idempotency-key', UUID_SHAPED_PATTERN),
-            method: request.method,
-            route: request.routeOptions.url ?? null,
-            query: known,
-            unknownParameters,
-            status: reply.statusCode,
-            durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
+    app.addHook(
+      'onResponse',
+      syncHook((request, reply) => {
+        // Below info (LOG_LEVEL=warn) the line would be dropped: not built at all.
+        if (BELOW_INFO.has(request.log.level) || options.skip?.(request)) return;
+        const { known, unknownParameters } = loggedQuery(request.query, knownParameters);
+        request.log.info(
+          {
+            audit: {
+              correspondentId: wellFormed(request, 'x-fapi-financial-id', FINANCIAL_ID_PATTERN),
+              correlationId: request.id,
+              idempotencyKey: wellFormed(request, 'x-idempotency-key', UUID_SHAPED_PATTERN),
+              method: request.method,
+              route: request.routeOptions.url ?? null,
+              query: known,
+              unknownParameters,
+              status: reply.statusCode,
+              durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
+            },
           },
-        },
-        'request',
-      );
-    });
+          'request',
+        );
+      }),
+    );
   },
   { name: 'audit' },
 );

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyRequest } from 'fastify';
 import type { ProblemParameter } from '../../../contract';
 import { PROBLEM_TYPES, ProblemError, problemBody, type ProblemKind } from '../../problems';
+import { syncHook } from '../sync-hook';
 
 // Size limits on what a client may send (README.md, "Security and operations", "Limits"). Lookups take short values
 // (free text ≤ 100 characters), so even a fully %-encoded request stays far below these.
@@ -72,12 +72,12 @@ export function capConnectionsPerAddress(server: Server, max: number) {
 
 /** onRequest hook: a request target (path and query) longer than maxUrlLength bytes gets 414. */
 export function requestTargetLimit(maxUrlLength: number) {
-  return async (request: FastifyRequest) => {
+  return syncHook((request) => {
     const target = request.raw.url ?? '';
     if (Buffer.byteLength(target, 'latin1') > maxUrlLength) {
       throw new ProblemError('uriTooLong', `The request target is longer than ${maxUrlLength} bytes.`);
     }
-  };
+  });
 }
 
 /**
@@ -119,7 +119,7 @@ function decodeStrictly(part: string): string | null {
  * onRequest hook: a query parameter whose name or value is not valid %-encoded UTF-8 is a 400 naming it. The
  * query-string parser would otherwise keep such a value undecoded and the lookup would search for it.
  */
-export async function wellFormedQueryEscapes(request: FastifyRequest) {
+export const wellFormedQueryEscapes = syncHook((request) => {
   // An unknown path is a 404 whatever its query says.
   if (request.is404) return;
   const target = request.raw.url ?? '';
@@ -152,13 +152,13 @@ export async function wellFormedQueryEscapes(request: FastifyRequest) {
       problems,
     );
   }
-}
+});
 
 /** onRequest hook: HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own refusal would be a bare 400 without headers. */
-export async function hostRequired(request: FastifyRequest) {
+export const hostRequired = syncHook((request) => {
   if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
     throw new ProblemError('invalidRequest', 'An HTTP/1.1 request must carry a Host header.', [
       { name: 'host', in: 'header', message: 'is required' },
     ]);
   }
-}
+});

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ProblemError } from '../../problems';
+import { syncHook } from '../sync-hook';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,15 +52,18 @@ export default fp(
       registers: [registry],
     });
 
-    app.addHook('onResponse', async (request, reply) => {
-      const labels = {
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status: String(reply.statusCode),
-      };
-      requests.inc(labels);
-      duration.observe(labels, reply.elapsedTime / 1000);
-    });
+    app.addHook(
+      'onResponse',
+      syncHook((request, reply) => {
+        const labels = {
+          method: request.method,
+          route: request.routeOptions.url ?? 'unmatched',
+          status: String(reply.statusCode),
+        };
+        requests.inc(labels);
+        duration.observe(labels, reply.elapsedTime / 1000);
+      }),
+    );
 
     if (options.separatePort) return;
     const keyHash = options.key === undefined ? undefined : sha256(options.key);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { syncHook } from '../../plugins/sync-hook';
 import { AnswerCompression } from '../../search/answer-compression';
 import { BodyPool } from '../../search/body-pool';
 import { parseRequest, type Semantic } from '../../validation';
@@ -64,9 +65,9 @@ export const defineOperation = <
 
 // Partner data (agents, networks, branches, with addresses and phone numbers) is never stored by a browser or
 // a proxy.
-const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
+const noStore = syncHook((_request, reply) => {
   reply.header('cache-control', 'no-store');
-};
+});
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
