@@ -48,7 +48,10 @@ async function primary(workers: number) {
 export async function startApp(
   config: Config,
   search: Pick<AppOptions, 'searchIndexFeed' | 'searchIndexHandOn'> = {},
-  { seedOnStart = config.SEED_ON_START }: { seedOnStart?: boolean } = {},
+  {
+    seedOnStart = config.SEED_ON_START,
+    checkIntegrity = true,
+  }: { seedOnStart?: boolean; checkIntegrity?: boolean } = {},
 ) {
   const access = {
     correspondents: config.CORRESPONDENTS_FILE ? loadCorrespondents(config.CORRESPONDENTS_FILE) : undefined,
@@ -58,6 +61,7 @@ export async function startApp(
     dataDir: config.DATA_DIR,
     databaseUrl: config.DATABASE_URL,
     seedOnStart,
+    checkIntegrity,
     postgres: {
       poolSize: config.PG_POOL_SIZE,
       statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS,

@@ -92,7 +92,8 @@ async function run() {
   const feed = new MainThreadFeed(parentPort!, () => {
     closing ??= (close?.() ?? Promise.resolve()).finally(() => feed.post({ type: 'closed' }));
   });
-  const started = await startApp(config, { searchIndexFeed: feed }, { seedOnStart: false });
+  // The main thread checked the database file before it started this thread (open-store.ts): not twice.
+  const started = await startApp(config, { searchIndexFeed: feed }, { seedOnStart: false, checkIntegrity: false });
   close = started.close;
   if (closing) return started.close().finally(() => feed.post({ type: 'closed' }));
   await started.app.searchIndex.whenReady();
