@@ -1,6 +1,6 @@
 import { brotliCompressSync, BrotliCompress, constants as zlib, gzipSync } from 'node:zlib';
 import { Negotiator } from '@fastify/accept-negotiator';
-import { BROTLI_QUALITY, COMPRESS_THRESHOLD_BYTES, GZIP_LEVEL } from '../plugins/external/compress';
+import { BROTLI_OPTIONS, BROTLI_QUALITY, COMPRESS_THRESHOLD_BYTES, GZIP_OPTIONS } from '../plugins/external/compress';
 
 // The search answers (pooled JSON bytes, body-pool.ts) compressed in the route rather than in @fastify/compress's
 // onSend hook (issue #26: a browser's Accept-Encoding was to cost at most a fifth of the throughput). The
@@ -24,10 +24,6 @@ function brotliParams(): Uint32Array {
   params[zlib.BROTLI_PARAM_MODE] = zlib.BROTLI_MODE_TEXT;
   return params;
 }
-
-const BROTLI_OPTIONS = {
-  params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
-};
 
 /** The native side of a BrotliCompress stream (lib/zlib.js): what this file calls on it. */
 interface NativeBrotli {
@@ -129,7 +125,7 @@ export class AnswerCompression {
    * response has closed), otherwise a buffer of its own (`buffer` undefined).
    */
   compress(body: Buffer, encoding: Encoding, take: (length: number) => Buffer): { bytes: Buffer; buffer?: Buffer } {
-    if (encoding === 'gzip') return { bytes: gzipSync(body, { level: GZIP_LEVEL }) };
+    if (encoding === 'gzip') return { bytes: gzipSync(body, GZIP_OPTIONS) };
     if (this.brotli) {
       // JSON compresses to a fifth; the margin is for an answer that does not compress at all.
       const buffer = take(body.length + (body.length >> 3) + 1024);

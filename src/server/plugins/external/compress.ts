@@ -26,6 +26,12 @@ export const GZIP_LEVEL = 1;
  */
 export const SYNC_COMPRESS_MAX_BYTES = 64 * 1024;
 
+/** The zlib options of the plugin and of the search answers compressed in their route (answer-compression.ts). */
+export const BROTLI_OPTIONS = {
+  params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+};
+export const GZIP_OPTIONS = { level: GZIP_LEVEL };
+
 /**
  * Brotli or gzip for every answer above the threshold, by the client's Accept-Encoding (Brotli first when
  * both are accepted). Registered before the routes: @fastify/compress attaches itself to each route as it
@@ -40,10 +46,8 @@ export default fp(
       syncThreshold: SYNC_COMPRESS_MAX_BYTES,
       // deflate is left out: browsers disagree on whether it means zlib or raw deflate.
       encodings: ['br', 'gzip'],
-      brotliOptions: {
-        params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
-      },
-      zlibOptions: { level: GZIP_LEVEL },
+      brotliOptions: BROTLI_OPTIONS,
+      zlibOptions: GZIP_OPTIONS,
       // The API takes no request bodies; decoding them would only turn a stray Content-Encoding header on a
       // GET into an error.
       globalDecompression: false,
