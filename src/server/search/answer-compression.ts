@@ -15,7 +15,7 @@ import { BROTLI_OPTIONS, BROTLI_QUALITY, COMPRESS_THRESHOLD_BYTES, GZIP_OPTIONS 
 // zlib's own processChunkSync does); at start-up it checks that the handle compresses a sample exactly as
 // brotliCompressSync does, and falls back to brotliCompressSync when it does not (another Node).
 
-type Encoding = 'br' | 'gzip';
+export type Encoding = 'br' | 'gzip';
 
 /** Brotli parameters as the native init takes them: an array by parameter id, unset ones 0xFFFFFFFF. */
 function brotliParams(): Uint32Array {

@@ -240,6 +240,45 @@ describe('on the real data', () => {
     expect(found).toBeGreaterThan(100);
   });
 
+  it("the bench's typical searches (bank-name word × place word, pages 1–3 of 50) give the plain rules' pages", () => {
+    // The shape of scripts/lib/bench-shapes.ts, distinctBranchSearches: every path a 50-row page takes (a common
+    // place word over a bank's whole range counted, then scanned only until the page is full; a rare one gathered
+    // from its postings and its page selected among them).
+    const india = dataSet.branches.filter((b) => b.country === 'IN');
+    const bankWords = [...new Set(india.flatMap((b) => b.bankName.toLowerCase().match(/\p{L}{4,}/gu) ?? []))];
+    const rowsOfWord = new Map<string, number>();
+    for (const b of india)
+      for (const w of new Set((b.addressLine1 ?? '').toLowerCase().match(/\p{L}{4,}/gu) ?? []))
+        rowsOfWord.set(w, (rowsOfWord.get(w) ?? 0) + 1);
+    const placeWords = [...rowsOfWord]
+      .filter(([, n]) => n >= india.length * 0.002 && n <= india.length * 0.05)
+      .map(([w]) => w)
+      .filter((_, i) => i % 4 === 0)
+      .concat(['branch', 'road']);
+    let pages = 0;
+    for (const bankName of bankWords) {
+      for (const branchLocation of placeWords) {
+        const q = {
+          receivingCountry: 'IN',
+          deliveryMode: 4,
+          receivingAgentHeadOfficeCode: 'ICICIN',
+          bankName,
+          branchLocation,
+        };
+        const expected = brute.branches(q);
+        for (const pageNumber of [1, 2, 3]) {
+          const page = branchPage(index, { ...q, pageNumber, pageSize: 50 });
+          expect(page.pagination.totalItems, JSON.stringify(q)).toBe(expected.length);
+          expect(page.data, JSON.stringify({ ...q, pageNumber })).toEqual(
+            expected.slice((pageNumber - 1) * 50, pageNumber * 50),
+          );
+          if (page.data.length > 0) pages++;
+        }
+      }
+    }
+    expect(pages).toBeGreaterThan(500);
+  });
+
   it('pages of every size hold the same slices of the answer, deep pages included', () => {
     for (const pageSize of [1, 7, 50, 333]) {
       expectSameBranches(
@@ -327,6 +366,68 @@ describe('on the real data', () => {
     expect(
       index.agents({ receivingCountry: 'ZZ', deliveryMode: 1, pageNumber: 1, pageSize: 50 }).pagination.totalItems,
     ).toBe(0);
+  });
+});
+
+describe('a common word over a large bank, with few matches in it', () => {
+  // Bank A (2,000 rows) has 120 rows whose branch location holds "branch", bank B 3,000 more: the word's postings
+  // (3,120 rows) outnumber A's rows, and counting A's matches (two binary searches per text) is cheap, so the
+  // total is counted and A's range scanned only until the page is full. Before, the whole range was scanned again.
+  const rows = (bankCode: string, bankName: string, count: number, location: (i: number) => string) =>
+    Array.from({ length: count }, (_, i) => ({
+      country: 'IN',
+      bankCode,
+      bankName,
+      routingNumber: null,
+      branchName: `${bankName} ${i}`,
+      addressLine1: location(i),
+      addressLine2: null,
+      city: null,
+      district: null,
+      state: null,
+    }));
+  const dataSet: DataSet = {
+    countries: [{ code: 'IN', name: 'India', currency: 'INR' }],
+    deliveryModes: [{ value: 4, name: 'Account' }],
+    states: [],
+    cities: [],
+    headOffices: [
+      {
+        code: 'HOAAAA',
+        country: 'IN',
+        name: 'Head office',
+        networkName: 'Head office',
+        payoutType: 'O',
+        deliveryModes: [4],
+        bankCodes: ['AAAA', 'BBBB'],
+        demoLocations: 0,
+      },
+    ],
+    branches: [
+      ...rows('AAAA', 'ALPHA BANK', 2000, (i) =>
+        i % 17 === 3 && i < 2040 ? `MAIN BRANCH ${i % 3}` : `MARKET ${i % 5}`,
+      ),
+      ...rows('BBBB', 'BETA BANK', 3000, (i) => `MAIN BRANCH ${i % 3}`),
+    ],
+    agents: [],
+    sources: [],
+  };
+  const index = new SearchIndex(buildSearchIndex(dataSet, '1'));
+  const brute = new BruteForce(dataSet);
+
+  it.each([1, 2, 3, 4])('page %i of 50 and the total are those of the plain rules', (pageNumber) => {
+    const q = {
+      receivingCountry: 'IN',
+      deliveryMode: 4,
+      receivingAgentHeadOfficeCode: 'HOAAAA',
+      bankName: 'alpha',
+      branchLocation: 'branch',
+    };
+    const expected = brute.branches(q);
+    expect(expected.length).toBe(118);
+    const page = branchPage(index, { ...q, pageNumber, pageSize: 50 });
+    expect(page.pagination.totalItems).toBe(expected.length);
+    expect(page.data).toEqual(expected.slice((pageNumber - 1) * 50, pageNumber * 50));
   });
 });
 
