@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { LookupStore, ReferenceData } from './store/store';
 
+/** A reference answer: its JSON, and its compressed forms by encoding (made once, on first request). */
+export interface ReferenceBody {
+  json: Buffer;
+  encoded: Partial<Record<'br' | 'gzip', Buffer>>;
+}
+
 // The small reference lists every request is validated against (countries, modes, states), held in memory
 // and read once per data set rather than queried per request.
 export class ReferenceCache {
@@ -11,7 +17,7 @@ export class ReferenceCache {
 
   private version = '';
   private checkedAt = 0;
-  private bodies = new Map<string, string>();
+  private bodies = new Map<string, ReferenceBody>();
   /** Entity tag of every reference answer: it changes exactly when the data set does. */
   etag = '';
 
@@ -48,14 +54,17 @@ export class ReferenceCache {
     this.statesByCountry = statesByCountry;
   }
 
-  /** A reference answer's JSON, serialised once per data set rather than on every request. */
-  async body(key: string, build: () => unknown): Promise<string> {
+  /**
+   * A reference answer's JSON, serialised once per data set rather than on every request; its compressed forms are
+   * kept beside it as they are first asked for (routes/v1/operation.ts).
+   */
+  async body(key: string, build: () => unknown): Promise<ReferenceBody> {
     // The map of the data set this answer was built for: a refresh during the await replaces this.bodies,
     // and the answer (of the previous data set) must not land in the new map.
     const bodies = this.bodies;
     let body = bodies.get(key);
     if (body === undefined) {
-      body = JSON.stringify(await build());
+      body = { json: Buffer.from(JSON.stringify(await build())), encoded: {} };
       bodies.set(key, body);
     }
     return body;

@@ -136,6 +136,29 @@ describe('JSON answers', () => {
     expect(again.body.length).toBe(0);
   });
 
+  it('a reference answer is compressed once per data set: every request that accepts it gets the same bytes', async () => {
+    const identity = await get('/v1/receiving-countries', { 'accept-encoding': 'identity' });
+    expect(identity.body.length).toBeGreaterThan(COMPRESS_THRESHOLD_BYTES);
+    for (const encoding of ['br', 'gzip']) {
+      const [first, second] = [
+        await get('/v1/receiving-countries', { 'accept-encoding': encoding }),
+        await get('/v1/receiving-countries', { 'accept-encoding': `${encoding};q=1, identity;q=0.5` }),
+      ];
+      for (const answer of [first, second]) {
+        expect(answer.headers['content-encoding']).toBe(encoding);
+        expect(answer.headers.vary).toMatch(/accept-encoding/i);
+        expect(answer.headers.etag).toBe(identity.headers.etag);
+        expect(decode(answer).equals(identity.body)).toBe(true);
+      }
+      expect(second.body.equals(first.body)).toBe(true);
+      // Kept beside the JSON of the data set, not compressed again per request.
+      const kept = await t.app.reference.body('receiving-countries', () => {
+        throw new Error('built again');
+      });
+      expect(kept.encoded[encoding as 'br' | 'gzip']?.equals(first.body)).toBe(true);
+    }
+  });
+
   it('a stray Content-Encoding on a GET is ignored (the API takes no bodies to decode)', async () => {
     const answer = await get(BRANCHES_50, { 'content-encoding': 'compress', 'accept-encoding': 'gzip' });
     expect(answer.status).toBe(200);

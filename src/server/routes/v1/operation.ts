@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { syncHook } from '../../plugins/sync-hook';
-import { AnswerCompression } from '../../search/answer-compression';
+import { AnswerCompression, type Encoding } from '../../search/answer-compression';
 import { BodyPool } from '../../search/body-pool';
 import { parseRequest, type Semantic } from '../../validation';
 
@@ -23,6 +23,11 @@ export interface OperationContext<Q, P> {
   take: (length: number) => Buffer;
   /** Sends a pooled buffer as the JSON answer; it goes back to the pool once the response has closed. */
   sendPooled: (body: Buffer) => FastifyReply;
+  /**
+   * Sends JSON bytes that outlive the request (a reference answer): compressed as the request accepts, each
+   * compressed form kept in `encoded` for the next request that accepts it.
+   */
+  sendJson: (body: Buffer, encoded: Partial<Record<Encoding, Buffer>>) => FastifyReply;
 }
 
 export interface Operation<
@@ -74,40 +79,62 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** The Fastify route of `/v1/codes/{code}` under the `/v1` prefix: `/codes/:code`. */
 const routeUrl = (path: string) => path.replace(/^\/v1/, '').replace(/\{(\w+)\}/g, ':$1');
 
-/** A plugin (registered under the `/v1` prefix) that routes every operation of the list. */
+/**
+ * A plugin (registered under the `/v1` prefix) that routes every operation of the list.
+ *
+ * Every answer of an operation is compressed here, not by @fastify/compress (`compress: false`: the plugin adds no
+ * hooks to these routes): the search answers are pooled bytes compressed into pooled buffers
+ * (answer-compression.ts), the reference answers keep their compressed forms for the data set, and the other
+ * answers (objects) are serialised and compressed like them. Error answers (problem+json, a few hundred bytes)
+ * go out as they are. Issue #26: each hook costs every request, compressed or not.
+ */
 export function operationRoutes(operations: readonly Operation[]) {
   return async function routes(app: FastifyInstance) {
     // Search answers are written into pooled buffers, each taken back when its response has closed.
     const bodies = new BodyPool();
     const compression = new AnswerCompression();
+    const ownBuffer = (length: number) => Buffer.allocUnsafe(length);
+
+    /** Sends `body` as the JSON answer, compressed when the request accepts it; `pooled`: give it back after. */
+    const send = (request: FastifyRequest, reply: FastifyReply, body: Buffer, pooled: boolean) => {
+      // The answer varies with Accept-Encoding, whether this one is compressed or not.
+      reply.header('vary', 'accept-encoding');
+      const encoding = compression.encodingFor(request.headers['accept-encoding'], body.length);
+      if (encoding === undefined) {
+        if (pooled) reply.raw.once('close', () => bodies.give(body));
+        return reply.type(JSON_TYPE).send(body);
+      }
+      const { bytes, buffer } = compression.compress(body, encoding, pooled ? bodies.take : ownBuffer);
+      if (pooled) bodies.give(body);
+      if (pooled && buffer) reply.raw.once('close', () => bodies.give(buffer));
+      return reply.type(JSON_TYPE).header('content-encoding', encoding).send(bytes);
+    };
+
     for (const operation of operations) {
       app.get(
         routeUrl(operation.path),
-        operation.partnerData ? { onRequest: noStore } : {},
+        { compress: false, ...(operation.partnerData ? { onRequest: noStore } : {}) },
         async (request: FastifyRequest, reply: FastifyReply) => {
           const { query, params } = parseRequest(request, operation, app.reference);
-          return operation.handle({
+          const answer = await operation.handle({
             app,
             request,
             reply,
             query,
             params,
             take: bodies.take,
-            sendPooled: (body) => {
-              // Compressed here, not by @fastify/compress (answer-compression.ts); the answer varies with
-              // Accept-Encoding either way.
+            sendPooled: (body) => send(request, reply, body, true),
+            sendJson: (body, encoded) => {
               reply.header('vary', 'accept-encoding');
               const encoding = compression.encodingFor(request.headers['accept-encoding'], body.length);
-              if (encoding === undefined) {
-                reply.raw.once('close', () => bodies.give(body));
-                return reply.type(JSON_TYPE).send(body);
-              }
-              const { bytes, buffer } = compression.compress(body, encoding, bodies.take);
-              bodies.give(body);
-              if (buffer) reply.raw.once('close', () => bodies.give(buffer));
+              if (encoding === undefined) return reply.type(JSON_TYPE).send(body);
+              // A copy of its own size: kept as long as the data set serves.
+              const bytes = (encoded[encoding] ??= Buffer.from(compression.compress(body, encoding, ownBuffer).bytes));
               return reply.type(JSON_TYPE).header('content-encoding', encoding).send(bytes);
             },
           });
+          if (answer === reply) return reply;
+          return send(request, reply, Buffer.from(JSON.stringify(answer)), false);
         },
       );
     }

@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   citiesQuery,
   citiesResponse,
@@ -14,9 +13,8 @@ import {
   type ReceivingCountry,
 } from '../../../contract';
 import { deliveryModeCodeOf } from '../../../contract/delivery-modes';
-import type { ReferenceCache } from '../../reference-cache';
 import { all, countryOnly, stateOfCountry } from '../../validation';
-import { defineOperation } from './operation';
+import { defineOperation, type OperationContext } from './operation';
 
 // The reference lookups the three operations point to (spec §1): receiving countries, delivery modes,
 // states and cities. They change only with the data set, so each answer is serialised once per data set
@@ -32,16 +30,15 @@ function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 async function sendReference(
-  reference: ReferenceCache,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  { app: { reference }, request, reply, sendJson }: OperationContext<unknown, unknown>,
   key: string,
   build: () => unknown,
 ) {
   // no-cache: clients keep the answer but ask again each time, which costs a 304 until the data changes.
   reply.header('etag', reference.etag).header('cache-control', 'no-cache');
   if (etagMatches(request.headers['if-none-match'], reference.etag)) return reply.code(304).send();
-  return reply.type('application/json; charset=utf-8').send(await reference.body(key, build));
+  const body = await reference.body(key, build);
+  return sendJson(body.json, body.encoded);
 }
 
 export const referenceOperations = [
@@ -53,8 +50,9 @@ export const referenceOperations = [
     query: receivingCountriesQuery,
     documentQuery: false,
     response: receivingCountriesResponse,
-    async handle({ app: { reference }, request, reply }) {
-      return sendReference(reference, request, reply, 'receiving-countries', () => {
+    async handle(context) {
+      const { reference } = context.app;
+      return sendReference(context, 'receiving-countries', () => {
         const data: ReceivingCountry[] = reference.reference.countries.map((c) => ({
           code: c.code,
           name: c.name,
@@ -72,8 +70,9 @@ export const referenceOperations = [
     tag: 'Reference',
     query: deliveryModesQuery,
     response: deliveryModesResponse,
-    async handle({ app: { reference }, request, reply }) {
-      return sendReference(reference, request, reply, 'delivery-modes', () => {
+    async handle(context) {
+      const { reference } = context.app;
+      return sendReference(context, 'delivery-modes', () => {
         const data: DeliveryMode[] = reference.reference.deliveryModes.map((m) => ({
           code: deliveryModeCodeOf(m.value),
           value: m.value,
@@ -91,8 +90,9 @@ export const referenceOperations = [
     query: statesQuery,
     rules: countryOnly,
     response: statesResponse,
-    async handle({ app: { reference }, request, reply, query }) {
-      return sendReference(reference, request, reply, `states:${query.receivingCountry}`, () => ({
+    async handle(context) {
+      const { app: { reference }, query } = context;
+      return sendReference(context, `states:${query.receivingCountry}`, () => ({
         data: reference.states(query.receivingCountry).map(({ code, name }) => ({ code, name })),
       }));
     },
@@ -118,10 +118,11 @@ export const referenceOperations = [
     query: citiesQuery,
     rules: all(countryOnly, stateOfCountry),
     response: citiesResponse,
-    async handle({ app, request, reply, query }) {
+    async handle(context) {
+      const { app, query } = context;
       // Read from the store once per data set and state; served like the other reference lists after that.
       const key = `cities:${query.receivingCountry}:${query.state}`;
-      return sendReference(app.reference, request, reply, key, async () => ({
+      return sendReference(context, key, async () => ({
         data: await app.store.cities(query.receivingCountry, query.state),
       }));
     },
