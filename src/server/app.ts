@@ -9,7 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { UUID_SHAPED_PATTERN } from '../contract';
 import { buildOpenApiDocument } from './openapi';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody, sendProblem } from './problems';
-import securityHeaders from './plugins/external/helmet';
+import securityHeaders, { DOCUMENT_ONLY_HEADERS } from './plugins/external/helmet';
 import crossOrigin from './plugins/external/cors';
 import compression from './plugins/external/compress';
 import access, { type AccessOptions } from './plugins/app/access';
@@ -38,6 +38,7 @@ import { opsV1Routes } from './routes/v1/ops';
 import fastifyMultipart from '@fastify/multipart';
 import { tmpdir } from 'node:os';
 import { DeskEngine, type DeskOptions } from './desk/engine';
+import { lazyChildLoggerFactory } from './plugins/lazy-logger';
 import type { ChangeDesk } from './desk/desk';
 
 declare module 'fastify' {
@@ -127,21 +128,6 @@ const portalCacheHeaders =
     res.setHeader('vary', 'accept-encoding');
     if (hashed) for (const name of DOCUMENT_ONLY_HEADERS) res.removeHeader(name);
   };
-/**
- * Security headers that govern a document (what a page may load or embed, its browsing context group, its
- * agent cluster) and mean nothing on a script or a style sheet. A script file drops them: ~0.5 KB a file, a
- * dozen files on a first load over a teller's slow link. Assets keep nosniff, CORP, HSTS and Referrer-Policy
- * (which a module script applies to the imports it fetches); index.html keeps them all.
- */
-const DOCUMENT_ONLY_HEADERS = [
-  'content-security-policy',
-  'cross-origin-opener-policy',
-  'origin-agent-cluster',
-  'x-dns-prefetch-control',
-  'x-download-options',
-  'x-permitted-cross-domain-policies',
-  'x-xss-protection',
-];
 /** The header naming the search index's own warm-up requests (with a token only this process knows). */
 const WARM_UP_HEADER = 'x-search-warm-up';
 const acceptsHtml = (accept: string | undefined) => accept !== undefined && /\btext\/html\b/.test(accept);
@@ -185,6 +171,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && UUID_SHAPED_PATTERN.test(given) ? given : randomUUID();
     },
   });
+
+  // request.log is made on its first line (plugins/lazy-logger.ts), not for every request.
+  if (options.logger) app.setChildLoggerFactory(lazyChildLoggerFactory);
 
   // Every static route's methods, so a known path asked with another method gets 405 and Allow, not 404.
   const routeMethods = new Map<string, Set<string>>();

@@ -133,7 +133,8 @@ export function operationRoutes(operations: readonly Operation[]) {
               return reply.type(JSON_TYPE).header('content-encoding', encoding).send(bytes);
             },
           });
-          if (answer === reply) return reply;
+          // A handler that sent its answer returned the reply, which is a thenable: awaited, it gives undefined.
+          if (reply.sent) return reply;
           return send(request, reply, Buffer.from(JSON.stringify(answer)), false);
         },
       );
