@@ -91,7 +91,10 @@ export const referenceOperations = [
     rules: countryOnly,
     response: statesResponse,
     async handle(context) {
-      const { app: { reference }, query } = context;
+      const {
+        app: { reference },
+        query,
+      } = context;
       return sendReference(context, `states:${query.receivingCountry}`, () => ({
         data: reference.states(query.receivingCountry).map(({ code, name }) => ({ code, name })),
       }));
