@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyLogFn as LogFn } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 
 type Bindings = Parameters<FastifyBaseLogger['child']>[0];
 type ChildLoggerOptions = NonNullable<Parameters<FastifyBaseLogger['child']>[1]>;
@@ -19,7 +19,7 @@ interface PinoLike extends FastifyBaseLogger {
   levels?: { values: LevelValues };
 }
 
-class LazyChildLogger implements FastifyBaseLogger {
+class LazyChildLogger {
   private made: FastifyBaseLogger | undefined;
 
   constructor(
@@ -45,13 +45,26 @@ class LazyChildLogger implements FastifyBaseLogger {
     return this.values[method] >= (this.values[this.level] ?? Infinity);
   }
 
-  fatal: LogFn = (...args: unknown[]) => this.write('fatal', args);
-  error: LogFn = (...args: unknown[]) => this.write('error', args);
-  warn: LogFn = (...args: unknown[]) => this.write('warn', args);
-  info: LogFn = (...args: unknown[]) => this.write('info', args);
-  debug: LogFn = (...args: unknown[]) => this.write('debug', args);
-  trace: LogFn = (...args: unknown[]) => this.write('trace', args);
-  silent: LogFn = () => {};
+  // Methods on the prototype: a logger per request, so no closures of its own.
+  fatal(...args: unknown[]): void {
+    this.write('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.write('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.write('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.write('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.write('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.write('trace', args);
+  }
+  silent(): void {}
 
   private write(method: Method, args: unknown[]): void {
     if (this.made === undefined && !this.enabled(method)) return;
@@ -74,5 +87,6 @@ export const lazyChildLoggerFactory: Parameters<FastifyInstance['setChildLoggerF
 ) => {
   const values = (logger as PinoLike).levels?.values;
   if (!values) return logger.child(bindings, options);
-  return new LazyChildLogger(logger as PinoLike, bindings, options, values);
+  // The level methods take pino's arguments as they are (LogFn's overloads).
+  return new LazyChildLogger(logger as PinoLike, bindings, options, values) as unknown as FastifyBaseLogger;
 };
