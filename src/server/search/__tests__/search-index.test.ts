@@ -67,6 +67,15 @@ function expectSameAgents(index: SearchIndex, brute: BruteForce, q: AgentQuery, 
   expect(got, JSON.stringify(q)).toEqual({ rows: expected, totalItems: expected.length });
 }
 
+/** A branch search under ICICI's head office by bank name and branch location (the bench's typical search). */
+const iciciSearch = (bankName: string, branchLocation: string) => ({
+  receivingCountry: 'IN',
+  deliveryMode: 4,
+  receivingAgentHeadOfficeCode: 'ICICIN',
+  bankName,
+  branchLocation,
+});
+
 describe('on the real data', () => {
   const TERMS = [
     'ROAD',
@@ -225,13 +234,7 @@ describe('on the real data', () => {
     let found = 0;
     for (const bankName of ['abhyudaya', 'catholic', 'andhra', 'akola']) {
       for (const branchLocation of ['branch', 'a', 'road', 'r']) {
-        const q = {
-          receivingCountry: 'IN',
-          deliveryMode: 4,
-          receivingAgentHeadOfficeCode: 'ICICIN',
-          bankName,
-          branchLocation,
-        };
+        const q = iciciSearch(bankName, branchLocation);
         expectSameBranches(index, brute, q);
         expectSameBranches(index, brute, { ...q, address: 'a' });
         found += brute.branches(q).length;
@@ -258,13 +261,7 @@ describe('on the real data', () => {
     let pages = 0;
     for (const bankName of bankWords) {
       for (const branchLocation of placeWords) {
-        const q = {
-          receivingCountry: 'IN',
-          deliveryMode: 4,
-          receivingAgentHeadOfficeCode: 'ICICIN',
-          bankName,
-          branchLocation,
-        };
+        const q = iciciSearch(bankName, branchLocation);
         const expected = brute.branches(q);
         for (const pageNumber of [1, 2, 3]) {
           const page = branchPage(index, { ...q, pageNumber, pageSize: 50 });
