@@ -41,6 +41,8 @@ const POSTINGS_ROW_COST = 3;
 const RANGED_POSTING_COST = 1;
 /** Counting one text's rows inside one range (two binary searches) costs about this many rows scanned. */
 const BINARY_SEARCH_COST = 24;
+/** Bank-name filters remembered (banksNamed), each an array of one number per bank. */
+const NAMED_BANKS_KEPT = 1024;
 
 /**
  * One contains filter of a branch search. Its ids are put in `set` (stamped) only when a test checks more rows than
@@ -90,6 +92,10 @@ export class SearchIndex {
   private readonly offering = new Map<string, readonly (OfficeEntry & { index: number })[]>();
   /** banksOfOffice's answers, by head office (worked out once per index: at most one entry per office). */
   private readonly officeBanks = new Map<number, number[]>();
+  /** banksNamed's answers, by office and lower-cased term (at most NAMED_BANKS_KEPT). */
+  private readonly namedBanks = new Map<string, number[]>();
+  /** groupsOf's answers, by country index. */
+  private readonly countryGroups = new Map<number, SearchIndexData['bankGroups']>();
   /** The banks' names lower-cased, by bank id (the bank-name filter). */
   private bankNamesLower: string[] | undefined;
   /** Matches of a search whose rows are gathered from postings (reused, grown as needed). */
@@ -277,12 +283,7 @@ export class SearchIndex {
       !office.deliveryModes.includes(search.deliveryMode)
     )
       return empty;
-    const banks = this.banksOfOffice(office).slice();
-    if (search.bankName) {
-      const term = search.bankName.toLowerCase();
-      const names = (this.bankNamesLower ??= this.data.banks.map((bank) => bank.name.toLowerCase()));
-      for (let b = 0; b < banks.length; b++) if (banks[b] && !names[b].includes(term)) banks[b] = 0;
-    }
+    const banks = (search.bankName ? this.banksNamed(office, search.bankName) : this.banksOfOffice(office)).slice();
     const conditions: BranchConditions = { banks, state: -1, texts: [] };
     if (search.bankCode) {
       const code = search.bankCode;
@@ -331,6 +332,34 @@ export class SearchIndex {
     return banks;
   }
 
+  /**
+   * The office's banks whose name contains `bankName` (case-insensitive), remembered per office and term like the
+   * texts a term matches (TextIndex): tellers type the same few bank names, and checking every bank's name was
+   * a tenth of a typical search's own time. Not to be changed; bounded (cleared when full).
+   */
+  private banksNamed(office: OfficeEntry & { index: number }, bankName: string): readonly number[] {
+    const term = bankName.toLowerCase();
+    const key = `${office.index}\u0000${term}`;
+    let banks = this.namedBanks.get(key);
+    if (!banks) {
+      const names = (this.bankNamesLower ??= this.data.banks.map((bank) => bank.name.toLowerCase()));
+      banks = this.banksOfOffice(office).map((inScope, b) => (inScope && names[b].includes(term) ? 1 : 0));
+      if (this.namedBanks.size >= NAMED_BANKS_KEPT) this.namedBanks.clear();
+      this.namedBanks.set(key, banks);
+    }
+    return banks;
+  }
+
+  /** The bank groups of a country (ascending rows), worked out once per index. */
+  private groupsOf(country: number): readonly SearchIndexData['bankGroups'][number][] {
+    let groups = this.countryGroups.get(country);
+    if (!groups) {
+      groups = this.data.bankGroups.filter((group) => group.country === this.data.countries[country]);
+      this.countryGroups.set(country, groups);
+    }
+    return groups;
+  }
+
   /** 1 for the banks of the country that `keep` keeps (a plain array: a small set made per search). */
   private banksWhere(country: string, keep: (bank: SearchIndexData['banks'][number]) => boolean): number[] {
     const banks = new Array<number>(this.data.banks.length).fill(0);
@@ -364,11 +393,12 @@ export class SearchIndex {
     const ranges: [number, number][] = [];
     let rangeRows = 0;
     let wholeGroups = true;
-    for (const group of groups) {
-      if (group.country !== this.data.countries[country]) continue;
-      const inScope = group.banks.filter((b) => banks[b] && (!code || code.banks[b] || code.routed.length > 0));
-      if (inScope.length === 0) continue;
-      if (inScope.length !== group.banks.length) wholeGroups = false;
+    const anyRouted = code !== undefined && code.routed.length > 0;
+    for (const group of this.groupsOf(country)) {
+      let inScope = 0;
+      for (const b of group.banks) if (banks[b] && (!code || code.banks[b] || anyRouted)) inScope++;
+      if (inScope === 0) continue;
+      if (inScope !== group.banks.length) wholeGroups = false;
       ranges.push([group.start, group.end]);
       rangeRows += group.end - group.start;
     }
