@@ -685,11 +685,6 @@ export class SearchIndex {
         const ids = nameIds.subarray(first, lowerBound(nameIds, first, nameIds.length, office.nameMax + 1));
         let candidates: Candidates = { ranges: [[start, end]] };
         let cost = end - start;
-        const viaNames = postingsRows(byName, ids) * POSTINGS_ROW_COST;
-        if (viaNames < cost) {
-          candidates = { postings: byName, ids };
-          cost = viaNames;
-        }
         if (state >= 0) {
           // The state's rows of this office only: its slice of the state's postings. Ascending rows, visited in
           // order and not gathered to be selected: no POSTINGS_ROW_COST (measured: the bench's agent searches 24 →
@@ -697,7 +692,15 @@ export class SearchIndex {
           const list = byState.rows;
           const from = lowerBound(list, byState.offsets[state], byState.offsets[state + 1], start);
           const to = lowerBound(list, from, byState.offsets[state + 1], end);
-          if (to - from < cost) candidates = { rows: list.subarray(from, to) };
+          if (to - from < cost) {
+            candidates = { rows: list.subarray(from, to) };
+            cost = to - from;
+          }
+        }
+        // The names' rows, counted only when they can be fewer: each name has at least one row.
+        if (ids.length * POSTINGS_ROW_COST < cost) {
+          const viaNames = postingsRows(byName, ids) * POSTINGS_ROW_COST;
+          if (viaNames < cost) candidates = { postings: byName, ids };
         }
         page = this.matches(candidates, start, end, test, skip, Math.max(0, wanted));
       }
