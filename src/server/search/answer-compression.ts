@@ -104,6 +104,11 @@ export class AnswerCompression {
     supportedValues: ['br', 'gzip'],
     cache: new BoundedMap<string, string>(),
   });
+  /** The same, gzip first where the q-values leave the choice to the server. */
+  private readonly gzipFirst = new Negotiator({
+    supportedValues: ['gzip', 'br'],
+    cache: new BoundedMap<string, string>(),
+  });
 
   /** Whether the encoder is reused (false: brotliCompressSync per answer). */
   get reusesEncoder(): boolean {
@@ -118,6 +123,15 @@ export class AnswerCompression {
     if (acceptEncoding === undefined || length < COMPRESS_THRESHOLD_BYTES) return undefined;
     const encoding = this.negotiator.negotiate(acceptEncoding.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'));
     return encoding === 'br' || encoding === 'gzip' ? encoding : undefined;
+  }
+
+  /**
+   * Whether a search answer the index can write as gzip itself (gzip-documents.ts: no compression per request) is
+   * to be sent so: the request takes gzip at least as gladly as Brotli. Brotli, when it prefers that (q-values).
+   */
+  prefersGzip(acceptEncoding: string | undefined): boolean {
+    if (acceptEncoding === undefined) return false;
+    return this.gzipFirst.negotiate(acceptEncoding.toLowerCase().replace(/\*|x-gzip/gu, 'gzip')) === 'gzip';
   }
 
   /**

@@ -494,7 +494,13 @@ export function indexSize(data: SearchIndexData): Record<string, number> {
 /** The answer documents' bytes, in memory or read from the index snapshot's file per answer (documents.ts). */
 function documentBytes(data: SearchIndexData): { documents: number; documentsInFile?: number } {
   const sizes = { documents: 0, documentsInFile: 0 };
-  for (const table of Object.values(data.documents ?? {}))
+  for (const table of Object.values(data.documents ?? {})) {
     sizes[inFile(table.bytes) ? 'documentsInFile' : 'documents'] += table.bytes.byteLength + table.offsets.byteLength;
+    // The gzip records (gzip-documents.ts): their offsets and CRCs in memory, their bytes where the documents are.
+    if (table.gzip) {
+      sizes.documents += table.gzip.offsets.byteLength + table.gzip.crcs.byteLength;
+      sizes[inFile(table.gzip.bytes) ? 'documentsInFile' : 'documents'] += table.gzip.bytes.byteLength;
+    }
+  }
   return sizes.documentsInFile ? sizes : { documents: sizes.documents };
 }

@@ -13,9 +13,11 @@
 // shared and evictable, not the server's resident memory (issue #26's memory target). A read of a cached run
 // costs about 1 µs; a page of 20 scattered rows, about 20 of them.
 
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
+import { ByteWriter, writeAll } from './byte-writer';
+import type { GzipTable } from './gzip-documents';
 
 /** A table's bytes kept in a file: `byteLength` bytes from position `at` of `file` (an index snapshot). */
 export interface FileBytes {
@@ -28,6 +30,8 @@ export interface FileBytes {
 export interface DocumentTable {
   bytes: Uint8Array | FileBytes;
   offsets: Uint32Array;
+  /** The same documents as gzip records (gzip-documents.ts), when they were made. */
+  gzip?: GzipTable;
 }
 
 export const inFile = (bytes: Uint8Array | FileBytes): bytes is FileBytes => !ArrayBuffer.isView(bytes);
@@ -39,23 +43,10 @@ export type EncodeDocuments = (table: 'branches' | 'agents', count: number, rend
 
 /** Writes each row's JSON text, as `render` gives it, followed by a comma, into one buffer of the exact size. */
 export function encodeDocuments(count: number, render: RenderDocument): DocumentTable {
-  let buffer = Buffer.allocUnsafe(Math.max(1024, count * 256));
-  const offsets = encode(
-    count,
-    render,
-    (need, used) => {
-      const grown = Buffer.allocUnsafe(Math.max(buffer.length * 2, need));
-      buffer.copy(grown, 0, 0, used);
-      buffer = grown;
-      return buffer;
-    },
-    buffer,
-  );
-  const used = offsets[count];
+  const writer = ByteWriter.inMemory(count * 256);
+  const offsets = encode(count, render, writer);
   // Shared: the serving threads answer from these same bytes (strings.ts, build.ts shareIndex).
-  const bytes = new Uint8Array(new SharedArrayBuffer(used));
-  bytes.set(buffer.subarray(0, used));
-  return { bytes, offsets };
+  return { bytes: writer.finish(), offsets };
 }
 
 /**
@@ -64,61 +55,36 @@ export function encodeDocuments(count: number, render: RenderDocument): Document
  * (at a million rows that was ~0.9 GB at the peak of a build: the growing buffer and its exact-size copy).
  */
 export function encodeDocumentsToFile(path: string, count: number, render: RenderDocument): DocumentTable {
-  const chunk = Buffer.allocUnsafe(4 * 1024 * 1024);
-  const fd = openSync(path, 'w');
-  let flushed = 0;
-  try {
-    const offsets = encode(
-      count,
-      render,
-      (need, used) => {
-        // Everything written so far goes to the file; the chunk starts again at its beginning.
-        for (let done = 0; done < used;) done += writeSync(fd, chunk, done, used - done, flushed + done);
-        flushed += used;
-        if (need - used > chunk.length) throw new Error('one answer document is larger than the write buffer');
-        return chunk;
-      },
-      chunk,
-      () => flushed,
-    );
-    const end = offsets[count];
-    for (let done = 0; done < end - flushed;) done += writeSync(fd, chunk, done, end - flushed - done, flushed + done);
-    return { bytes: { file: path, at: 0, byteLength: end }, offsets };
-  } finally {
-    closeSync(fd);
-  }
+  return writeAll(ByteWriter.toFile(path), (writer) => {
+    const offsets = encode(count, render, writer);
+    return { bytes: writer.finish(), offsets };
+  });
 }
 
-/**
- * The loop both write with: each row's text and a comma into `buffer` at its position past `base()` (the bytes
- * already moved elsewhere); `room(need, used)` gives a buffer that can take `need` bytes from `used` on.
- */
-function encode(
-  count: number,
-  render: RenderDocument,
-  room: (need: number, used: number) => Buffer,
-  first: Buffer,
-  base: () => number = () => 0,
-): Uint32Array {
+/** The loop both write with: each row's text and a comma, one after another. */
+function encode(count: number, render: RenderDocument, writer: ByteWriter): Uint32Array {
   const offsets = new Uint32Array(count + 1);
-  let buffer = first;
-  let used = 0;
   for (let row = 0; row < count; row++) {
     const text = render(row);
     // A UTF-16 unit is at most 3 bytes of UTF-8; make room before writing rather than measuring every text twice.
-    if (used + text.length * 3 + 1 > buffer.length) {
-      const before = base();
-      buffer = room(used + text.length * 3 + 1, used);
-      // A file's buffer starts again once its bytes are written out.
-      if (base() !== before) used = 0;
-    }
+    const buffer = writer.room(text.length * 3 + 1);
+    let used = writer.used;
     used += buffer.write(text, used, 'utf8');
     buffer[used++] = 0x2c; // ,
-    const at = base() + used;
+    writer.used = used;
+    const at = writer.position();
     if (at > 0xffffffff) throw new Error('the answer documents exceed 4 GiB');
     offsets[row + 1] = at;
   }
   return offsets;
+}
+
+/** The length of pageBody's answer for `rows`, without its pagination: the documents and `{"data":[`. */
+export function pageLength(table: DocumentTable, rows: ArrayLike<number>): number {
+  const { offsets } = table;
+  let length = 9;
+  for (let i = 0; i < rows.length; i++) length += offsets[rows[i] + 1] - offsets[rows[i]];
+  return length;
 }
 
 /**
@@ -193,7 +159,7 @@ export interface DocumentSource {
  * Where the answers' bytes are copied from: a Buffer over the bytes in memory (no copy), or the file they are in,
  * opened here (a snapshot removed meanwhile stays readable through this descriptor until close()).
  */
-export function documentSource(table: DocumentTable): DocumentSource {
+export function documentSource(table: Pick<DocumentTable, 'bytes'>): DocumentSource {
   const { bytes } = table;
   if (!inFile(bytes)) {
     return Object.assign(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { close() {} });
@@ -243,7 +209,7 @@ export class PageCacheKeeper {
 
   /** From now on, keeps these (the documents of the index now serving); none: stops keeping. */
   keep(tables: DocumentTable[]): void {
-    this.files = tables.map((table) => table.bytes).filter(inFile);
+    this.files = tables.flatMap((table) => [table.bytes, ...(table.gzip ? [table.gzip.bytes] : [])]).filter(inFile);
     if (this.stopped || this.timer || this.files.length === 0) return;
     this.timer = setInterval(() => {
       this.pass ??= this.readThrough().finally(() => (this.pass = undefined));

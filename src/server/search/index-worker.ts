@@ -6,7 +6,8 @@ import type { StoreSource } from '../store/store';
 import { buildFromStore } from './read-data-set';
 import { indexSize, shareIndex, type SearchIndexData } from './build';
 import { shared } from './strings';
-import { SearchIndex, type RememberedMatches, type TextName } from './search-index';
+import { SearchIndex, type GzipWriter, type RememberedMatches, type TextName } from './search-index';
+import { ByteWriter } from './byte-writer';
 import { documentsScratchFile, readSnapshot, writeSnapshot } from './snapshot';
 import { encodeDocumentsToFile, inFile, readThrough, type EncodeDocuments } from './documents';
 import { rmSync } from 'node:fs';
@@ -95,7 +96,8 @@ async function run() {
         const data = readSnapshot(snapshotDir, await store.dataVersion(), { documentsInFile: true });
         if (data) {
           // The answer documents stay in the file (documents.ts): into the page cache before the index serves.
-          for (const table of Object.values(data.documents ?? {})) if (inFile(table.bytes)) readThrough(table.bytes);
+          for (const table of Object.values(data.documents ?? {}))
+            for (const holder of [table, table.gzip]) if (holder && inFile(holder.bytes)) readThrough(holder.bytes);
           const buildMs = performance.now() - started;
           post({
             type: 'built',
@@ -119,9 +121,14 @@ async function run() {
       scratch.push(documentsScratchFile(snapshotDir!, table));
       return encodeDocumentsToFile(scratch.at(-1)!, count, render);
     };
+    // Their gzip records (gzip-documents.ts) the same way.
+    const gzipToFile: GzipWriter = (table) => {
+      scratch.push(documentsScratchFile(snapshotDir!, `${table}-gzip`));
+      return ByteWriter.toFile(scratch.at(-1)!);
+    };
     let index: SearchIndex;
     try {
-      index = new SearchIndex(data, snapshotDir ? toFile : undefined);
+      index = snapshotDir ? new SearchIndex(data, toFile, gzipToFile) : new SearchIndex(data);
     } catch (error) {
       for (const file of scratch) rmSync(file, { force: true });
       throw error;
@@ -137,8 +144,7 @@ async function run() {
         snapshotMs = performance.now() - writing;
         // The answers read the documents from the snapshot from now on (from the scratch files if it could not be
         // written: they then stay until a later snapshot's clean-up removes them).
-        for (const [name, bytes] of Object.entries(written.documents))
-          data.documents![name as 'branches'].bytes = bytes;
+        for (const [holder, bytes] of written.documents) holder.bytes = bytes;
         for (const file of scratch) rmSync(file, { force: true });
       } catch (error) {
         snapshotError = `writing the snapshot: ${(error as Error).message}`;

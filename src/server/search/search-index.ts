@@ -12,10 +12,13 @@ import {
   documentSource,
   encodeDocuments,
   pageBody,
+  pageLength,
   type DocumentSource,
   type DocumentTable,
   type EncodeDocuments,
 } from './documents';
+import { gzipDocuments, gzipPageBody, gzipWorks } from './gzip-documents';
+import { ByteWriter } from './byte-writer';
 import { IdSet, TextIndex, postingsRows, type PostingsData } from './text-index';
 import { StringTable } from './strings';
 import { pageOfRanks } from './select';
@@ -105,14 +108,19 @@ export class SearchIndex {
   /** Each row's record as JSON (documents.ts), and where answers copy those bytes from (memory or a file). */
   private readonly documents: { branches: DocumentTable; agents: DocumentTable };
   private readonly sources: { branches: DocumentSource; agents: DocumentSource };
+  /** Where gzip answers copy the rows' gzip records from (gzip-documents.ts), for the tables that have them. */
+  private readonly gzipSources: { branches?: DocumentSource; agents?: DocumentSource } = {};
 
   /**
    * `encode`: where the answer documents are written when `data` has none yet (in memory by default; the index
-   * worker writes them into a file when the index will serve them from its snapshot).
+   * worker writes them into a file when the index will serve them from its snapshot). `gzipWriter`: where the
+   * documents' gzip records are written when `data` has none yet (gzip-documents.ts; in memory by default); null:
+   * none are made (every compressed answer is then compressed per request).
    */
   constructor(
     private readonly data: SearchIndexData,
     encode: EncodeDocuments = (_table, count, render) => encodeDocuments(count, render),
+    gzipWriter: GzipWriter | null = (_table, bytes) => ByteWriter.inMemory(bytes),
   ) {
     this.version = data.version;
     this.countryIndex = new Map(data.countries.map((c, i) => [c, i]));
@@ -146,11 +154,26 @@ export class SearchIndex {
       agents: encode('agents', data.agents.count, (row) => JSON.stringify(this.agentRecord(row))),
     };
     this.documents = data.documents;
-    const branches = documentSource(data.documents.branches);
+    if (gzipWriter && gzipWorks())
+      for (const name of ['branches', 'agents'] as const) {
+        const table = data.documents[name];
+        // About what they take: each row's rest deflated to ~70 %, its prefix and 4 bytes kept as they are.
+        table.gzip ??= gzipDocuments(table, GZIP_PREFIX[name], gzipWriter(name, table.offsets.at(-1)! * 0.75));
+      }
+    const opened: DocumentSource[] = [];
+    const open = (table: Pick<DocumentTable, 'bytes'>) => {
+      const source = documentSource(table);
+      opened.push(source);
+      return source;
+    };
     try {
-      this.sources = { branches, agents: documentSource(data.documents.agents) };
+      this.sources = { branches: open(data.documents.branches), agents: open(data.documents.agents) };
+      for (const name of ['branches', 'agents'] as const) {
+        const gzip = data.documents[name].gzip;
+        if (gzip) this.gzipSources[name] = open(gzip);
+      }
     } catch (error) {
-      branches.close();
+      for (const source of opened) source.close();
       throw error;
     }
   }
@@ -162,8 +185,8 @@ export class SearchIndex {
 
   /** Lets the answer documents' file go (documents in a snapshot file); the index answers nothing after it. */
   close(): void {
-    this.sources.branches.close();
-    this.sources.agents.close();
+    for (const source of [this.sources.branches, this.sources.agents, this.gzipSources.branches, this.gzipSources.agents])
+      source?.close();
   }
 
   /** The terms each text index remembers (what tellers searched lately), oldest first. */
@@ -262,13 +285,42 @@ export class SearchIndex {
 
   /** The same answer as `branches`, as the JSON text of the page (UTF-8), written from the rows' documents. */
   branchesJson(search: BranchSearch, allocate?: (length: number) => Buffer): Buffer {
+    return this.branchesAnswer(search, allocate).body;
+  }
+
+  /**
+   * `branchesJson`, or the same JSON as a gzip member made from the rows' gzip records (gzip-documents.ts) when
+   * `gzipFrom` is given and the JSON would be at least that many bytes (`encoding` then says so).
+   */
+  branchesAnswer(search: BranchSearch, allocate?: (length: number) => Buffer, gzipFrom?: number): Answer {
     const office = search.receivingAgentHeadOfficeCode;
     // Only a code of the placeholder's shape can be written over it (the API accepts no other).
-    if (!HEAD_OFFICE_CODE.test(office)) return Buffer.from(JSON.stringify(this.branches(search)));
+    if (!HEAD_OFFICE_CODE.test(office)) return { body: Buffer.from(JSON.stringify(this.branches(search))) };
     const { total, rows } = this.branchMatches(search);
     const patch = { at: HEAD_OFFICE_AT, bytes: Buffer.from(office, 'latin1') };
-    const { pagination } = pageOf([], total, search.pageNumber, search.pageSize);
-    return pageBody(this.documents.branches, this.sources.branches, rows, patch, pagination, allocate);
+    return this.pageAnswer('branches', rows, patch, total, search, allocate, gzipFrom);
+  }
+
+  /** A page's answer from the documents of `rows` (documents.ts), or from their gzip records. */
+  private pageAnswer(
+    table: 'branches' | 'agents',
+    rows: number[],
+    patch: { at: number; bytes: Uint8Array } | null,
+    total: number,
+    paging: { pageNumber: number; pageSize: number },
+    allocate: ((length: number) => Buffer) | undefined,
+    gzipFrom: number | undefined,
+  ): Answer {
+    const { pagination } = pageOf([], total, paging.pageNumber, paging.pageSize);
+    const documents = this.documents[table];
+    const gzip = documents.gzip;
+    const source = this.gzipSources[table];
+    if (gzipFrom !== undefined && gzip && source && rows.length > 0 && pageLength(documents, rows) >= gzipFrom)
+      return {
+        body: gzipPageBody(documents, gzip, source, rows, patch, pagination, allocate),
+        encoding: 'gzip',
+      };
+    return { body: pageBody(documents, this.sources[table], rows, patch, pagination, allocate) };
   }
 
   /** The matching rows: how many, and those of the asked page. */
@@ -634,10 +686,14 @@ export class SearchIndex {
    * 04 (answered from bank branches, each record made for its head office) returns null: use `agents`.
    */
   agentsJson(search: AgentSearch, allocate?: (length: number) => Buffer): Buffer | null {
+    return this.agentsAnswer(search, allocate)?.body ?? null;
+  }
+
+  /** `agentsJson`, or its gzip member, as `branchesAnswer`. */
+  agentsAnswer(search: AgentSearch, allocate?: (length: number) => Buffer, gzipFrom?: number): Answer | null {
     if (search.deliveryMode === ACCOUNT_TRANSFER_TO_OTHER_BANK) return null;
     const { total, rows } = this.agentRows(search, (search.pageNumber - 1) * search.pageSize);
-    const { pagination } = pageOf([], total, search.pageNumber, search.pageSize);
-    return pageBody(this.documents.agents, this.sources.agents, rows, null, pagination, allocate);
+    return this.pageAnswer('agents', rows, null, total, search, allocate, gzipFrom);
   }
 
   /**
@@ -866,6 +922,20 @@ const HEAD_OFFICE_CODE = /^[A-Z0-9]{6}$/;
 const HEAD_OFFICE_PLACEHOLDER = '______';
 const BRANCH_DOCUMENT_START = `{"receivingAgentHeadOfficeCode":"${HEAD_OFFICE_PLACEHOLDER}",`;
 const HEAD_OFFICE_AT = BRANCH_DOCUMENT_START.indexOf(HEAD_OFFICE_PLACEHOLDER);
+/**
+ * The bytes of each document that its gzip record keeps as they are (gzip-documents.ts): a branch's up to the
+ * end of the head office it is asked under, which each answer writes over; an agent's none.
+ */
+const GZIP_PREFIX = { branches: HEAD_OFFICE_AT + HEAD_OFFICE_PLACEHOLDER.length, agents: 0 } as const;
+
+/** A page's bytes, and their Content-Encoding when they are not the JSON itself. */
+export interface Answer {
+  body: Buffer;
+  encoding?: 'gzip';
+}
+
+/** Where the gzip records of a table are written (`bytes`: about how many there will be). */
+export type GzipWriter = (table: 'branches' | 'agents', bytes: number) => ByteWriter;
 
 function branchDocument(record: BankBranch): string {
   const json = JSON.stringify(record);

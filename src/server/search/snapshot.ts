@@ -27,7 +27,7 @@ import { readInPieces, type FileBytes } from './documents';
 // Anything off (another version, another build of the code, a short or corrupt file) and the index is built
 // from the store as before; the snapshot is only ever a shortcut.
 
-const FORMAT = 3;
+const FORMAT = 4;
 const PREFIX = 'search-index-';
 /** Strings longer than this go to the raw part (the string tables' texts: tens of MB each). */
 const LONG_STRING = 64 * 1024;
@@ -47,6 +47,9 @@ interface Header {
 }
 
 const align8 = (n: number) => Math.ceil(n / 8) * 8;
+
+/** What holds bytes the answers read (a document table, its gzip records): they may stay in the file. */
+export type DocumentBytesHolder = { bytes: Uint8Array | FileBytes };
 
 let codeFingerprint: string | undefined;
 
@@ -78,17 +81,19 @@ const fileOf = (dir: string, version: string) =>
 /**
  * Writes the index of `data.version` into `dir` (a temporary file renamed into place, so a reader never sees
  * half of one), and removes the snapshots of other versions or code there. Returns the file, its size and where
- * in it the answer documents' bytes are (the index can then serve them from the file: documents.ts).
+ * in it the answer documents' bytes and their gzip records are, by what holds them (the index can then serve them
+ * from the file: documents.ts).
  */
 export function writeSnapshot(
   dir: string,
   data: SearchIndexData,
-): { file: string; bytes: number; documents: Partial<Record<'branches' | 'agents', FileBytes>> } {
+): { file: string; bytes: number; documents: Map<DocumentBytesHolder, FileBytes> } {
   mkdirSync(dir, { recursive: true });
-  const documentBytes = new Map<unknown, string>(
-    Object.entries(data.documents ?? {}).map(([name, table]) => [table.bytes, name]),
-  );
-  const documents: Partial<Record<'branches' | 'agents', FileBytes>> = {};
+  // The answer documents' bytes and their gzip records' (gzip-documents.ts), by their value, with what holds them.
+  const documentBytes = new Map<unknown, DocumentBytesHolder>();
+  for (const table of Object.values(data.documents ?? {}))
+    for (const holder of [table, table.gzip]) if (holder) documentBytes.set(holder.bytes, holder);
+  const documents = new Map<DocumentBytesHolder, FileBytes>();
   // A blob's bytes: in memory, or (answer documents written straight to a file: documents.ts) in another file.
   const blobs: { value: ArrayBufferView | FileBytes; at: number }[] = [];
   let at = 0;
@@ -99,11 +104,11 @@ export function writeSnapshot(
     return placed;
   };
   const structure = JSON.stringify(data, (_key, value: unknown) => {
-    const document = documentBytes.get(value) as 'branches' | 'agents' | undefined;
-    if (document) {
+    const holder = documentBytes.get(value);
+    if (holder) {
       const bytes = value as Uint8Array | FileBytes;
       const blob: Blob = { $view: 'Uint8Array', at: place(bytes), bytes: bytes.byteLength, document: true };
-      documents[document] = { file: '', at: blob.at, byteLength: bytes.byteLength };
+      documents.set(holder, { file: '', at: blob.at, byteLength: bytes.byteLength });
       return blob;
     }
     if (ArrayBuffer.isView(value)) {
@@ -154,7 +159,7 @@ export function writeSnapshot(
     if (other.endsWith('.tmp') && Date.now() - statSync(path).mtimeMs < STALE_TEMPORARY_MS) continue;
     rmSync(path, { force: true });
   }
-  for (const table of Object.values(documents)) Object.assign(table, { file, at: base + table.at });
+  for (const bytes of documents.values()) Object.assign(bytes, { file, at: base + bytes.at });
   const last = blobs.at(-1);
   return { file, bytes: last ? base + last.at + last.value.byteLength : 8 + header.byteLength, documents };
 }

@@ -24,13 +24,14 @@ export const lookupOperations = [
     rules: all(countryAndMode, stateOfCountry),
     response: agentsResponse,
     partnerData: true,
-    async handle({ app, request, query, reply, take, sendPooled }) {
+    async handle({ app, request, query, reply, take, gzipFrom, sendPooled }) {
       const index = app.searchIndex.index(request);
       reply.header('x-data-version', index.version);
       const search = { ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE };
-      // The page's JSON is written from the records' JSON kept in the index (search/documents.ts).
-      const json = index.agentsJson(search, take);
-      if (json) return sendPooled(json);
+      // The page's JSON is written from the records' JSON kept in the index (search/documents.ts), or its gzip
+      // from their gzip records (search/gzip-documents.ts).
+      const answer = index.agentsAnswer(search, take, gzipFrom);
+      if (answer) return sendPooled(answer.body, answer.encoding);
       const page = index.agents(search);
       // Spec §4.1 rule 1: for delivery mode 04, GET /banks/branches is the recommended operation.
       return {
@@ -66,11 +67,12 @@ export const lookupOperations = [
     rules: branchRules,
     response: branchesResponse,
     partnerData: true,
-    async handle({ app, request, query, reply, take, sendPooled }) {
+    async handle({ app, request, query, reply, take, gzipFrom, sendPooled }) {
       const index = app.searchIndex.index(request);
       reply.header('x-data-version', index.version);
       const search = { ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE };
-      return sendPooled(index.branchesJson(search, take));
+      const answer = index.branchesAnswer(search, take, gzipFrom);
+      return sendPooled(answer.body, answer.encoding);
     },
   }),
 ];

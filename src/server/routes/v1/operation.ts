@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { syncHook } from '../../plugins/sync-hook';
+import { COMPRESS_THRESHOLD_BYTES } from '../../plugins/external/compress';
 import { AnswerCompression, type Encoding } from '../../search/answer-compression';
 import { BodyPool } from '../../search/body-pool';
 import { parseRequest, type Semantic } from '../../validation';
@@ -21,8 +22,16 @@ export interface OperationContext<Q, P> {
   params: P;
   /** A buffer of `length` bytes from the app's pool, for a search answer written by the index. */
   take: (length: number) => Buffer;
-  /** Sends a pooled buffer as the JSON answer; it goes back to the pool once the response has closed. */
-  sendPooled: (body: Buffer) => FastifyReply;
+  /**
+   * From what size a search answer is to be written as gzip by the index itself (search/gzip-documents.ts): the
+   * request prefers gzip; undefined when it does not (the answer is then compressed here as it accepts).
+   */
+  gzipFrom: number | undefined;
+  /**
+   * Sends a pooled buffer as the JSON answer (`encoding`: already encoded so); it goes back to the pool once the
+   * response has closed.
+   */
+  sendPooled: (body: Buffer, encoding?: Encoding) => FastifyReply;
   /**
    * Sends JSON bytes that outlive the request (a reference answer): compressed as the request accepts, each
    * compressed form kept in `encoded` for the next request that accepts it.
@@ -76,6 +85,12 @@ const noStore = syncHook((_request, reply) => {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+interface SendOptions {
+  pooled?: boolean;
+  encoded?: Partial<Record<Encoding, Buffer>>;
+  encoding?: Encoding;
+}
+
 /** The Fastify route of `/v1/codes/{code}` under the `/v1` prefix: `/codes/:code`. */
 const routeUrl = (path: string) => path.replace(/^\/v1/, '').replace(/\{(\w+)\}/g, ':$1');
 
@@ -95,19 +110,39 @@ export function operationRoutes(operations: readonly Operation[]) {
     const compression = new AnswerCompression();
     const ownBuffer = (length: number) => Buffer.allocUnsafe(length);
 
-    /** Sends `body` as the JSON answer, compressed when the request accepts it; `pooled`: give it back after. */
-    const send = (request: FastifyRequest, reply: FastifyReply, body: Buffer, pooled: boolean) => {
+    /**
+     * Sends `body` as the JSON answer, compressed when the request accepts it. `pooled`: the body is the pool's,
+     * given back after; `encoded`: its compressed forms kept for later answers (a reference answer's), filled in
+     * here; `encoding`: the body is already encoded so (a search answer written as gzip by the index).
+     */
+    const send = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      body: Buffer,
+      { pooled = false, encoded, encoding: given }: SendOptions = {},
+    ) => {
       // The answer varies with Accept-Encoding, whether this one is compressed or not.
       reply.header('vary', 'accept-encoding');
-      const encoding = compression.encodingFor(request.headers['accept-encoding'], body.length);
-      if (encoding === undefined) {
-        if (pooled) reply.raw.once('close', () => bodies.give(body));
-        return reply.type(JSON_TYPE).send(body);
+      const encoding = given ?? compression.encodingFor(request.headers['accept-encoding'], body.length);
+      let bytes = body;
+      if (encoding !== undefined && given === undefined) {
+        const kept = encoded?.[encoding];
+        if (kept) bytes = kept;
+        else if (encoded) {
+          // A copy of its own size: kept as long as the data set serves.
+          bytes = encoded[encoding] = Buffer.from(compression.compress(body, encoding, ownBuffer).bytes);
+        } else {
+          const compressed = compression.compress(body, encoding, pooled ? bodies.take : ownBuffer);
+          if (pooled) bodies.give(body);
+          bytes = compressed.bytes;
+          // The compressed bytes are the pool's when they were written into one of its buffers.
+          pooled &&= compressed.buffer !== undefined;
+          body = compressed.buffer ?? body;
+        }
       }
-      const { bytes, buffer } = compression.compress(body, encoding, pooled ? bodies.take : ownBuffer);
-      if (pooled) bodies.give(body);
-      if (pooled && buffer) reply.raw.once('close', () => bodies.give(buffer));
-      return reply.type(JSON_TYPE).header('content-encoding', encoding).send(bytes);
+      if (pooled) reply.raw.once('close', () => bodies.give(body));
+      if (encoding !== undefined) reply.header('content-encoding', encoding);
+      return reply.type(JSON_TYPE).send(bytes);
     };
 
     for (const operation of operations) {
@@ -123,19 +158,15 @@ export function operationRoutes(operations: readonly Operation[]) {
             query,
             params,
             take: bodies.take,
-            sendPooled: (body) => send(request, reply, body, true),
-            sendJson: (body, encoded) => {
-              reply.header('vary', 'accept-encoding');
-              const encoding = compression.encodingFor(request.headers['accept-encoding'], body.length);
-              if (encoding === undefined) return reply.type(JSON_TYPE).send(body);
-              // A copy of its own size: kept as long as the data set serves.
-              const bytes = (encoded[encoding] ??= Buffer.from(compression.compress(body, encoding, ownBuffer).bytes));
-              return reply.type(JSON_TYPE).header('content-encoding', encoding).send(bytes);
+            get gzipFrom() {
+              return compression.prefersGzip(request.headers['accept-encoding']) ? COMPRESS_THRESHOLD_BYTES : undefined;
             },
+            sendPooled: (body, encoding) => send(request, reply, body, { pooled: true, encoding }),
+            sendJson: (body, encoded) => send(request, reply, body, { encoded }),
           });
           // A handler that sent its answer returned the reply, which is a thenable: awaited, it gives undefined.
           if (reply.sent) return reply;
-          return send(request, reply, Buffer.from(JSON.stringify(answer)), false);
+          return send(request, reply, Buffer.from(JSON.stringify(answer)));
         },
       );
     }

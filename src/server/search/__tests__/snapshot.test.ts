@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { buildFromStore } from '../read-data-set';
 import { SearchIndex } from '../search-index';
 import { documentsScratchFile, readSnapshot, writeSnapshot } from '../snapshot';
 import { encodeDocumentsToFile } from '../documents';
+import { ByteWriter } from '../byte-writer';
 import { indexSize } from '../build';
 import { DEFAULT_PAGE_SIZE, agentsQuery, branchesQuery } from '../../../contract';
 
@@ -64,8 +66,13 @@ describe('the index snapshot file', () => {
     const written = writeSnapshot(snapshots, data);
     // The positions writeSnapshot gives are those readSnapshot finds.
     const read = readSnapshot(snapshots, data.version, { documentsInFile: true })!;
-    expect(read.documents!.branches.bytes).toEqual(written.documents.branches);
-    expect(read.documents!.agents.bytes).toEqual(written.documents.agents);
+    for (const table of ['branches', 'agents'] as const) {
+      const [documents, gzip] = [data.documents![table], data.documents![table].gzip!];
+      expect(read.documents![table].bytes, table).toEqual(written.documents.get(documents));
+      // The gzip records (gzip-documents.ts) stay in the file too.
+      expect(read.documents![table].gzip!.bytes, table).toEqual(written.documents.get(gzip));
+      expect(ArrayBuffer.isView(read.documents![table].gzip!.bytes), table).toBe(false);
+    }
     expect(ArrayBuffer.isView(read.documents!.branches.bytes)).toBe(false);
     expect(indexSize(read).documentsInFile).toBeGreaterThan(1_000_000);
     const fromFile = new SearchIndex(read);
@@ -80,10 +87,15 @@ describe('the index snapshot file', () => {
         if (url.pathname === '/v1/banks/branches') {
           const query = { ...paging, pageSize, ...branchesQuery.parse(raw) };
           expect(fromFile.branchesJson(query).toString(), url.href).toBe(inMemory.branchesJson(query).toString());
+          // The gzip answer read from the file's records is the same JSON.
+          const gzip = fromFile.branchesAnswer(query, undefined, 0);
+          if (gzip.encoding) expect(gunzipSync(gzip.body).toString(), url.href).toBe(inMemory.branchesJson(query).toString());
           answered++;
         } else if (url.pathname === '/v1/agents') {
           const query = { ...paging, pageSize, ...agentsQuery.parse(raw) };
           expect(fromFile.agentsJson(query)?.toString(), url.href).toBe(inMemory.agentsJson(query)?.toString());
+          const gzip = fromFile.agentsAnswer(query, undefined, 0);
+          if (gzip?.encoding) expect(gunzipSync(gzip.body).toString(), url.href).toBe(inMemory.agentsJson(query)?.toString());
           answered++;
         }
       }
@@ -99,18 +111,27 @@ describe('the index snapshot file', () => {
     const snapshots = join(dir, 'documents-written-to-file');
     const scratch: string[] = [];
     const data = await buildFromStore(store);
-    new SearchIndex(data, (table, count, render) => {
-      scratch.push(documentsScratchFile(snapshots, table));
-      return encodeDocumentsToFile(scratch.at(-1)!, count, render);
-    });
+    const files: Record<string, string> = {};
+    new SearchIndex(
+      data,
+      (table, count, render) => {
+        scratch.push((files[table] = documentsScratchFile(snapshots, table)));
+        return encodeDocumentsToFile(scratch.at(-1)!, count, render);
+      },
+      // The gzip records through a small write buffer: written in many pieces.
+      (table) => {
+        scratch.push((files[`${table}-gzip`] = documentsScratchFile(snapshots, `${table}-gzip`)));
+        return ByteWriter.toFile(scratch.at(-1)!, 64 * 1024);
+      },
+    );
     for (const table of ['branches', 'agents'] as const) {
       const [expected, actual] = [inMemory, data].map((d) => d.documents![table]);
       expect(Buffer.from(actual.offsets.buffer).equals(Buffer.from(expected.offsets.buffer)), table).toBe(true);
       // More than one write buffer (4 MB) of them: the file is written in several pieces.
       expect(actual.bytes.byteLength, table).toBe(expected.bytes.byteLength);
-      expect(readFileSync(scratch[table === 'branches' ? 0 : 1]).equals(expected.bytes as Uint8Array), table).toBe(
-        true,
-      );
+      expect(readFileSync(files[table]).equals(expected.bytes as Uint8Array), table).toBe(true);
+      expect(readFileSync(files[`${table}-gzip`]).equals(expected.gzip!.bytes as Uint8Array), table).toBe(true);
+      expect(actual.gzip!.bytes.byteLength, table).toBeGreaterThan(64 * 1024);
     }
     expect(data.documents!.branches.bytes.byteLength).toBeGreaterThan(4 * 1024 * 1024);
     writeSnapshot(snapshots, data);

@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ByteWriter } from '../byte-writer';
+import { documentSource, encodeDocuments, encodeDocumentsToFile, pageBody, type DocumentTable } from '../documents';
+import { crc32, crc32Combine, gzipDocuments, gzipPageBody, gzipWorks } from '../gzip-documents';
+
+const dir = mkdtempSync(join(tmpdir(), 'gzip-documents-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** gzip's trailer holds the CRC-32 of the content: zlib's own, to compare with. */
+const zlibCrc = (bytes: Uint8Array) => gzipSync(bytes).readUInt32LE(gzipSync(bytes).length - 8);
+
+const PREFIX = '{"office":"______",';
+const PATCH_AT = PREFIX.indexOf('______');
+
+/** Documents as the index writes them: each starting with the same prefix, some with text that does not repeat. */
+function table(texts: string[], inFile = false): DocumentTable {
+  const render = (row: number) => `${PREFIX}"name":${JSON.stringify(texts[row])},"row":${row}}`;
+  return inFile
+    ? encodeDocumentsToFile(join(dir, `documents-${Math.random()}`), texts.length, render)
+    : encodeDocuments(texts.length, render);
+}
+
+const pagination = (rows: number) => ({ pageNumber: 1, pageSize: 50, totalItems: rows, totalPages: 1 });
+
+describe('CRC-32 (the gzip trailer)', () => {
+  it('is zlib’s, and two parts combine into the CRC of both', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 3000 }), fc.uint8Array({ maxLength: 3000 }), (a, b) => {
+        const both = Buffer.concat([a, b]);
+        expect(crc32(both)).toBe(zlibCrc(both));
+        expect(crc32Combine(crc32(a), crc32(b), b.length)).toBe(crc32(both));
+        // Continued from the CRC of what came before.
+        expect(crc32(b, crc32(a))).toBe(crc32(both));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('gzip answers from per-row gzip records', () => {
+  it('works on this Node (else compressed answers are compressed per request)', () => {
+    expect(gzipWorks()).toBe(true);
+  });
+
+  it('gunzip to exactly the uncompressed page, any rows in any order, head office written over, memory or file', () => {
+    const texts = Array.from({ length: 300 }, (_, i) =>
+      // Text that compresses, text that does not, UTF-8 of several widths, and empty.
+      i % 7 === 0 ? '' : i % 5 === 0 ? `Ñandú ✓ 𝄞 ${i}` : `${'branch '.repeat(i % 13)}${(i * 2654435761) % 99991}`,
+    );
+    for (const inFile of [false, true]) {
+      const documents = table(texts, inFile);
+      const writer = inFile ? ByteWriter.toFile(join(dir, `gzip-${inFile}`), 4096) : ByteWriter.inMemory(1024);
+      const gzip = gzipDocuments(documents, PATCH_AT + 6, writer);
+      const docs = documentSource(documents);
+      const records = documentSource(gzip);
+      fc.assert(
+        fc.property(
+          // Runs of consecutive rows (one copy each) and rows on their own.
+          fc.array(fc.tuple(fc.integer({ min: 0, max: 299 }), fc.integer({ min: 1, max: 8 })), {
+            minLength: 1,
+            maxLength: 12,
+          }),
+          fc.stringMatching(/^[A-Z0-9]{6}$/),
+          (runs, office) => {
+            const rows = runs.flatMap(([from, length]) =>
+              Array.from({ length: Math.min(length, 300 - from) }, (_, k) => from + k),
+            );
+            const patch = { at: PATCH_AT, bytes: Buffer.from(office, 'latin1') };
+            const expected = pageBody(documents, docs, rows, patch, pagination(rows.length));
+            const body = gzipPageBody(documents, gzip, records, rows, patch, pagination(rows.length));
+            expect(gunzipSync(body).equals(expected)).toBe(true);
+            expect(expected.toString()).toContain(`"office":"${office}"`);
+          },
+        ),
+        { numRuns: 200 },
+      );
+      docs.close();
+      records.close();
+    }
+  });
+
+  it('compress: rows of the size and kind of a branch record (~370 bytes) take a fifth less or better', () => {
+    const texts = Array.from(
+      { length: 200 },
+      (_, i) =>
+        `"bankName":"STATE BANK OF INDIA","branchName":"MAIN ROAD ${i}","branchLocation":"MAIN ROAD BRANCH","address":"${i} MAIN ROAD, NEAR BUS STAND, DISTRICT ${i % 17}, STATE","district":"DISTRICT ${i % 17}","stateName":"STATE","receivingCountry":"IN"`,
+    );
+    const documents = table(texts);
+    const gzip = gzipDocuments(documents, PATCH_AT + 6, ByteWriter.inMemory(1024));
+    expect(gzip.bytes.byteLength).toBeLessThan(documents.bytes.byteLength * 0.8);
+  });
+
+  it('refuses documents that do not all start with the stored prefix', () => {
+    const documents = encodeDocuments(2, (row) => (row === 0 ? '{"a":1}' : '{"b":2}'));
+    expect(() => gzipDocuments(documents, 3, ByteWriter.inMemory(64))).toThrow(/does not start as the others/);
+  });
+});
