@@ -185,7 +185,12 @@ export class SearchIndex {
 
   /** Lets the answer documents' file go (documents in a snapshot file); the index answers nothing after it. */
   close(): void {
-    for (const source of [this.sources.branches, this.sources.agents, this.gzipSources.branches, this.gzipSources.agents])
+    for (const source of [
+      this.sources.branches,
+      this.sources.agents,
+      this.gzipSources.branches,
+      this.gzipSources.agents,
+    ])
       source?.close();
   }
 
