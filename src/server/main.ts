@@ -74,6 +74,7 @@ export async function startApp(
   const app = await buildApp({
     store,
     searchIndexSnapshotDir: config.INDEX_SNAPSHOTS === 'on' ? join(config.DATA_DIR, 'search-index') : undefined,
+    searchGzip: config.SEARCH_GZIP,
     ...search,
     portalDir: config.PORTAL_DIR,
     logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },

@@ -1,4 +1,5 @@
 import { brotliCompressSync, BrotliCompress, constants as zlib, gzipSync } from 'node:zlib';
+import { performance } from 'node:perf_hooks';
 import { Negotiator } from '@fastify/accept-negotiator';
 import { BROTLI_OPTIONS, BROTLI_QUALITY, COMPRESS_THRESHOLD_BYTES, GZIP_OPTIONS } from '../plugins/external/compress';
 
@@ -98,8 +99,43 @@ class BoundedMap<K, V> extends Map<K, V> {
   }
 }
 
+/**
+ * When search answers go out as the index's gzip (AnswerCompression.searchAnswerAsGzip): `auto`, while the thread
+ * answering is busy; `always`; `never` (Brotli 0 or gzip 1 per answer, as for every other answer).
+ */
+export type SearchGzip = 'auto' | 'always' | 'never';
+
+/**
+ * Whether this thread's event loop has been busy: more than `threshold` of the last `everyMs` spent running
+ * (Node's event-loop utilisation, a thread's own). Under that, a teller's answer gets the smaller Brotli; over it,
+ * the CPU an answer costs is what limits how many tellers are answered.
+ */
+export class LoadGauge {
+  private last = performance.eventLoopUtilization();
+  private readonly timer: NodeJS.Timeout;
+  busy = false;
+
+  constructor(everyMs = 500, threshold = 0.5) {
+    this.timer = setInterval(() => {
+      const now = performance.eventLoopUtilization();
+      this.busy = performance.eventLoopUtilization(now, this.last).utilization > threshold;
+      this.last = now;
+    }, everyMs).unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
 export class AnswerCompression {
   private readonly brotli = checkedReusedBrotli();
+
+  constructor(
+    private readonly searchGzip: SearchGzip = 'auto',
+    private readonly busy: () => boolean = () => false,
+  ) {}
+
   private readonly negotiator = new Negotiator({
     supportedValues: ['br', 'gzip'],
     cache: new BoundedMap<string, string>(),
@@ -126,11 +162,13 @@ export class AnswerCompression {
   }
 
   /**
-   * Whether a search answer the index can write as gzip itself (gzip-documents.ts: no compression per request) is
-   * to be sent so: the request takes gzip at least as gladly as Brotli. Brotli, when it prefers that (q-values).
+   * Whether a search answer is to be the gzip the index writes from its rows' gzip records (gzip-documents.ts: no
+   * compression per request, answers about 3× the size of Brotli's): SEARCH_GZIP=always, or `auto` while this
+   * thread is busy (LoadGauge); and the request takes gzip at least as gladly as Brotli (q-values honoured).
    */
-  prefersGzip(acceptEncoding: string | undefined): boolean {
-    if (acceptEncoding === undefined) return false;
+  searchAnswerAsGzip(acceptEncoding: string | undefined): boolean {
+    if (acceptEncoding === undefined || this.searchGzip === 'never') return false;
+    if (this.searchGzip === 'auto' && !this.busy()) return false;
     return this.gzipFirst.negotiate(acceptEncoding.toLowerCase().replace(/\*|x-gzip/gu, 'gzip')) === 'gzip';
   }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { syncHook } from '../../plugins/sync-hook';
 import { COMPRESS_THRESHOLD_BYTES } from '../../plugins/external/compress';
-import { AnswerCompression, type Encoding } from '../../search/answer-compression';
+import { AnswerCompression, LoadGauge, type Encoding, type SearchGzip } from '../../search/answer-compression';
 import { BodyPool } from '../../search/body-pool';
 import { parseRequest, type Semantic } from '../../validation';
 
@@ -104,10 +104,13 @@ const routeUrl = (path: string) => path.replace(/^\/v1/, '').replace(/\{(\w+)\}/
  * go out as they are. Issue #26: each hook costs every request, compressed or not.
  */
 export function operationRoutes(operations: readonly Operation[]) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(app: FastifyInstance, options: { searchGzip?: SearchGzip }) {
     // Search answers are written into pooled buffers, each taken back when its response has closed.
     const bodies = new BodyPool();
-    const compression = new AnswerCompression();
+    const searchGzip = options.searchGzip ?? 'auto';
+    const load = searchGzip === 'auto' ? new LoadGauge() : undefined;
+    if (load) app.addHook('onClose', async () => load.stop());
+    const compression = new AnswerCompression(searchGzip, () => load?.busy ?? false);
     const ownBuffer = (length: number) => Buffer.allocUnsafe(length);
 
     /**
@@ -159,7 +162,8 @@ export function operationRoutes(operations: readonly Operation[]) {
             params,
             take: bodies.take,
             get gzipFrom() {
-              return compression.prefersGzip(request.headers['accept-encoding']) ? COMPRESS_THRESHOLD_BYTES : undefined;
+              const accepted = request.headers['accept-encoding'];
+              return compression.searchAnswerAsGzip(accepted) ? COMPRESS_THRESHOLD_BYTES : undefined;
             },
             sendPooled: (body, encoding) => send(request, reply, body, { pooled: true, encoding }),
             sendJson: (body, encoded) => send(request, reply, body, { encoded }),

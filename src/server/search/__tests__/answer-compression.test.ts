@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { brotliCompressSync, brotliDecompressSync, constants as zlib, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BROTLI_QUALITY, COMPRESS_THRESHOLD_BYTES } from '../../plugins/external/compress';
-import { AnswerCompression } from '../answer-compression';
+import { setTimeout as delay } from 'node:timers/promises';
+import { AnswerCompression, LoadGauge } from '../answer-compression';
 import { BodyPool } from '../body-pool';
 
 const page = (seed: number, rows: number) =>
@@ -88,5 +89,39 @@ describe('AnswerCompression', () => {
     for (let i = 0; i < 5000; i++) expect(compression.encodingFor(`br;q=0.${(i % 9) + 1}, x-${i}`, 5000)).toBe('br');
     const cache = (compression as unknown as { negotiator: { cache: Map<string, string> } }).negotiator.cache;
     expect(cache.size).toBeLessThanOrEqual(256);
+  });
+});
+
+describe("search answers as the index's gzip (SEARCH_GZIP)", () => {
+  const browser = 'gzip, deflate, br, zstd';
+  it.each([
+    ['auto', false, browser, false],
+    ['auto', true, browser, true],
+    ['auto', true, 'br', false],
+    ['auto', true, 'gzip;q=0.5, br', false],
+    ['auto', true, 'GZIP', true],
+    ['auto', true, '*', true],
+    ['always', false, browser, true],
+    ['always', false, 'identity', false],
+    ['never', true, browser, false],
+  ] as const)('%s, busy %s, Accept-Encoding "%s": %s', (mode, busy, accept, expected) => {
+    expect(new AnswerCompression(mode, () => busy).searchAnswerAsGzip(accept)).toBe(expected);
+  });
+
+  it('LoadGauge: busy after the event loop ran most of a period, not after an idle one', async () => {
+    const gauge = new LoadGauge(50, 0.5);
+    try {
+      expect(gauge.busy).toBe(false);
+      // The loop held for 150 ms: the period the timer then measures was nearly all running.
+      const until = Date.now() + 150;
+      while (Date.now() < until);
+      // Its timer, overdue, runs first; the next one 50 ms later measures an idle period.
+      await delay(10);
+      expect(gauge.busy).toBe(true);
+      await delay(200);
+      expect(gauge.busy).toBe(false);
+    } finally {
+      gauge.stop();
+    }
   });
 });
