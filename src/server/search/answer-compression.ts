@@ -1,6 +1,7 @@
 import { brotliCompressSync, BrotliCompress, constants as zlib, gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { Negotiator } from '@fastify/accept-negotiator';
+import type { NativeZlib } from './gzip-documents';
 import { BROTLI_OPTIONS, BROTLI_QUALITY, COMPRESS_THRESHOLD_BYTES, GZIP_OPTIONS } from '../plugins/external/compress';
 
 // The search answers (pooled JSON bytes, body-pool.ts) compressed in the route rather than in @fastify/compress's
@@ -27,17 +28,8 @@ function brotliParams(): Uint32Array {
 }
 
 /** The native side of a BrotliCompress stream (lib/zlib.js): what this file calls on it. */
-interface NativeBrotli {
+interface NativeBrotli extends NativeZlib {
   init(params: Uint32Array, writeState: Uint32Array, processCallback: () => void): unknown;
-  writeSync(
-    flush: number,
-    input: Uint8Array,
-    inputOffset: number,
-    inputLength: number,
-    output: Uint8Array,
-    outputOffset: number,
-    outputLength: number,
-  ): void;
 }
 
 /** One Brotli encoder, started anew for each answer (one per thread: a call runs to its end on the event loop). */

@@ -79,6 +79,20 @@ function encode(count: number, render: RenderDocument, writer: ByteWriter): Uint
   return offsets;
 }
 
+/** Bytes written over every row's document at `at` (a branch's asked head office, over its placeholder). */
+export interface PagePatch {
+  at: number;
+  bytes: Uint8Array;
+}
+
+/** A page answer's `pagination` (contract: pageOf). */
+export interface Pagination {
+  pageNumber: number;
+  pageSize: number;
+  totalItems: number;
+  totalPages: number;
+}
+
 /** The length of pageBody's answer for `rows`, without its pagination: the documents and `{"data":[`. */
 export function pageLength(table: DocumentTable, rows: ArrayLike<number>): number {
   const { offsets } = table;
@@ -97,8 +111,8 @@ export function pageBody(
   table: DocumentTable,
   source: DocumentSource,
   rows: ArrayLike<number>,
-  patch: { at: number; bytes: Uint8Array } | null,
-  pagination: { pageNumber: number; pageSize: number; totalItems: number; totalPages: number },
+  patch: PagePatch | null,
+  pagination: Pagination,
   allocate: (length: number) => Buffer = Buffer.allocUnsafe,
 ): Buffer {
   const open = '{"data":[';

@@ -1,5 +1,12 @@
 import { DeflateRaw, gunzipSync, constants as zlib } from 'node:zlib';
-import { documentSource, type DocumentSource, type DocumentTable, type FileBytes } from './documents';
+import {
+  documentSource,
+  type DocumentSource,
+  type DocumentTable,
+  type FileBytes,
+  type PagePatch,
+  type Pagination,
+} from './documents';
 import { ByteWriter } from './byte-writer';
 
 // Search answers gzip-compressed without compressing anything per request (issue #26: a browser's
@@ -134,8 +141,8 @@ export function crc32Combine(crcA: number, crcB: number, lengthB: number): numbe
 // ---------------------------------------------------------------------------------------------------------
 // Building the records.
 
-/** The native side of a DeflateRaw stream (lib/zlib.js), as answer-compression.ts drives Brotli's. */
-interface NativeZlib {
+/** The native side of a zlib stream (lib/zlib.js, processChunkSync): what this file and answer-compression.ts call. */
+export interface NativeZlib {
   writeSync(
     flush: number,
     input: Uint8Array,
@@ -278,8 +285,8 @@ export function gzipPageBody(
   gzip: GzipTable,
   source: DocumentSource,
   rows: ArrayLike<number>,
-  patch: { at: number; bytes: Uint8Array } | null,
-  pagination: { pageNumber: number; pageSize: number; totalItems: number; totalPages: number },
+  patch: PagePatch | null,
+  pagination: Pagination,
   allocate: (length: number) => Buffer = Buffer.allocUnsafe,
 ): Buffer {
   if (rows.length === 0) throw new Error('gzipPageBody needs at least one row');

@@ -13,6 +13,7 @@ import {
   encodeDocuments,
   pageBody,
   pageLength,
+  type PagePatch,
   type DocumentSource,
   type DocumentTable,
   type EncodeDocuments,
@@ -310,7 +311,7 @@ export class SearchIndex {
   private pageAnswer(
     table: 'branches' | 'agents',
     rows: number[],
-    patch: { at: number; bytes: Uint8Array } | null,
+    patch: PagePatch | null,
     total: number,
     paging: { pageNumber: number; pageSize: number },
     allocate: ((length: number) => Buffer) | undefined,
