@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -141,6 +141,36 @@ function backendYieldsWithThisThread(client: pg.PoolClient): void {
     setPriority(processID, nice);
   } catch {
     // not permitted here: the backend keeps its priority
+    return;
+  }
+  sessionYields(processID, nice);
+}
+
+/**
+ * With the kernel's autogroup scheduling on (/proc/sys/kernel/sched_autogroup_enabled; Linux's default in many
+ * distributions, on this machine too), CPU time is shared between sessions first, and a nice value counts only
+ * against the other processes of its own session. PostgreSQL starts every backend in a session of its own
+ * (setsid), so the backend's nice value alone changed nothing against the server's threads: measured, its writes
+ * during a replace still took half the CPU (the serving threads waited for one 50 % of the time instead of 33 %).
+ * The backend's session therefore gets the same nice value, when the backend is the only process in it (a session
+ * shared with anything else is left alone). Not permitted, or no autogroups: nothing changes.
+ */
+function sessionYields(pid: number, nice: number): void {
+  try {
+    const group = readFileSync(`/proc/${pid}/autogroup`, 'utf8').split(' ')[0];
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry) || Number(entry) === pid) continue;
+      let other: string;
+      try {
+        other = readFileSync(`/proc/${entry}/autogroup`, 'utf8').split(' ')[0];
+      } catch {
+        continue; // gone meanwhile, or not ours to read
+      }
+      if (other === group) return;
+    }
+    writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+  } catch {
+    // no autogroups here, or not permitted: the session keeps its share
   }
 }
 

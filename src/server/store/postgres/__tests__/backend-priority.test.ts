@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { once } from 'node:events';
 import pg from 'pg';
@@ -9,6 +9,12 @@ import { createTestPostgresDatabase, testEngines } from '../../../../testing/tes
 
 // Background work yields the CPU to the lookups; with PostgreSQL on the same machine its backend does most of an
 // import's work, so the backend serving a background thread runs at that thread's priority (pg-store.ts).
+
+/** The nice value of a process's session's autogroup (/proc/<pid>/autogroup: "/autogroup-N nice M"); null: none. */
+function autogroupNiceOf(pid: number): number | null {
+  if (!existsSync(`/proc/${pid}/autogroup`)) return null;
+  return Number(readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim().split(' ').at(-1));
+}
 
 /** The nice value of a process, from /proc/<pid>/stat (field 19; the name in field 2 may hold spaces). */
 function niceOf(pid: number): number {
@@ -42,8 +48,12 @@ describe.skipIf(!testEngines().includes('postgres') || process.getuid?.() !== 0)
       await database?.drop();
     });
 
-    /** Connects from a worker thread; the nice value of its backend while connected. */
+    /** Connects from a worker thread; the nice value of its backend (and its session's autogroup) while connected. */
     async function backendNice(background: boolean): Promise<number> {
+      return (await backendPriority(background)).nice;
+    }
+
+    async function backendPriority(background: boolean): Promise<{ nice: number; autogroup: number | null }> {
       const worker = startWorker(new URL('../../../../testing/pg-connection-worker.js', import.meta.url), {
         connectionString: database.url,
         background,
@@ -55,10 +65,10 @@ describe.skipIf(!testEngines().includes('postgres') || process.getuid?.() !== 0)
           'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
         );
         expect(rows).toHaveLength(1);
-        const nice = niceOf(rows[0].pid);
+        const priority = { nice: niceOf(rows[0].pid), autogroup: autogroupNiceOf(rows[0].pid) };
         worker.postMessage('close');
         await once(worker, 'message');
-        return nice;
+        return priority;
       } finally {
         await worker.terminate();
       }
@@ -66,6 +76,13 @@ describe.skipIf(!testEngines().includes('postgres') || process.getuid?.() !== 0)
 
     it('runs at the priority the thread yielded to (nice 10)', async () => {
       expect(await backendNice(true)).toBe(10);
+    });
+
+    // PostgreSQL starts each backend in a session of its own; with autogroups on, the session's nice value is what
+    // weighs against the server's threads.
+    it.skipIf(!existsSync('/proc/self/autogroup'))('and so does its session, alone in its autogroup', async () => {
+      expect((await backendPriority(true)).autogroup).toBe(10);
+      expect((await backendPriority(false)).autogroup).toBe(0);
     });
 
     it('keeps its priority for a thread that did not yield (the lookups)', async () => {
