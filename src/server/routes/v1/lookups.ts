@@ -30,7 +30,7 @@ export const lookupOperations = [
       const search = { ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE };
       // The page's JSON is written from the records' JSON kept in the index (search/documents.ts), or its gzip
       // from their gzip records (search/gzip-documents.ts).
-      const answer = index.agentsAnswer(search, take, gzipFrom);
+      const answer = index.agentsAnswer(search, take, gzipFrom());
       if (answer) return sendPooled(answer.body, answer.encoding);
       const page = index.agents(search);
       // Spec §4.1 rule 1: for delivery mode 04, GET /banks/branches is the recommended operation.
@@ -71,7 +71,7 @@ export const lookupOperations = [
       const index = app.searchIndex.index(request);
       reply.header('x-data-version', index.version);
       const search = { ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE };
-      const answer = index.branchesAnswer(search, take, gzipFrom);
+      const answer = index.branchesAnswer(search, take, gzipFrom());
       return sendPooled(answer.body, answer.encoding);
     },
   }),
