@@ -716,7 +716,6 @@ export class SearchIndex {
     const byState = this.data.postings.agentState;
     const term = search.search;
     const nameIds = term === undefined ? null : this.text.agentName.matching(term);
-    const names = this.sets.agentName.reset(nameIds ?? []);
     const byName = this.data.postings.agentName;
     let total = 0;
     const found: number[] = [];
@@ -740,13 +739,19 @@ export class SearchIndex {
       } else {
         // Its rows whose name matches: from the matched names inside its span of name ids, its state's rows,
         // or its whole range, whichever is fewest.
-        const inScope = new Uint8Array(this.data.offices.length);
-        inScope[office.index] = 1;
-        const test = new AgentTest(columns.office, inScope, columns.state, state, columns.name, names);
         const first = lowerBound(nameIds, 0, nameIds.length, office.nameMin);
         const ids = nameIds.subarray(first, lowerBound(nameIds, first, nameIds.length, office.nameMax + 1));
+        if (ids.length === 0) {
+          // None of its agents' names contains the term: nothing of it to scan.
+          continue;
+        }
         let candidates: Candidates = { ranges: [[start, end]] };
         let cost = end - start;
+        // What the candidates leave to check: every candidate is a row of this office (its range, or the
+        // postings kept inside it by matches); the state's slice is all in the state, the names' postings all of
+        // matching names. A column read per row is a cache miss when the rows come from postings.
+        let checkState = state >= 0;
+        let checkName = true;
         if (state >= 0) {
           // The state's rows of this office only: its slice of the state's postings. Ascending rows, visited in
           // order and not gathered to be selected: no POSTINGS_ROW_COST (measured: the bench's agent searches 24 →
@@ -757,13 +762,25 @@ export class SearchIndex {
           if (to - from < cost) {
             candidates = { rows: list.subarray(from, to) };
             cost = to - from;
+            checkState = false;
           }
         }
         // The names' rows, counted only when they can be fewer: each name has at least one row.
         if (ids.length * POSTINGS_ROW_COST < cost) {
           const viaNames = postingsRows(byName, ids) * POSTINGS_ROW_COST;
-          if (viaNames < cost) candidates = { postings: byName, ids };
+          if (viaNames < cost) {
+            candidates = { postings: byName, ids };
+            cost = viaNames;
+            checkState = state >= 0;
+            checkName = false;
+          }
         }
+        // The office's matched names only (not every name the term matched, across every office): stamped, or
+        // looked up by binary search when few rows are to be checked against many names (BranchTest's rule).
+        const names = checkName
+          ? new TextMembership({ column: columns.name, set: this.sets.agentName, postings: byName, ids }, cost)
+          : null;
+        const test = new AgentTest(columns.state, checkState ? state : -1, columns.name, names);
         page = this.matches(candidates, start, end, test, skip, Math.max(0, wanted));
       }
       found.push(...page.rows);
@@ -1044,26 +1061,20 @@ class TextMembership {
   }
 }
 
-/** The conditions of an agent name search: a head office in scope, the state, a matching name. */
+/** The conditions left to check of an agent name search: the state, a matching name (each candidate row is the office's). */
 class AgentTest implements RowTest {
-  private readonly stamps: Uint32Array;
-  private readonly generation: number;
   constructor(
-    private readonly officeOf: Int32Array,
-    private readonly offices: Uint8Array,
     private readonly stateOf: Int32Array,
+    /** The state the row must be in; -1: not checked. */
     private readonly state: number,
     private readonly nameOf: Int32Array,
-    names: IdSet,
-  ) {
-    this.stamps = names.stamps;
-    this.generation = names.generation;
-  }
+    /** The names the row's must be one of; null: not checked. */
+    private readonly names: TextMembership | null,
+  ) {}
   accept(row: number): boolean {
     return (
-      this.offices[this.officeOf[row]] === 1 &&
       (this.state < 0 || this.stateOf[row] === this.state) &&
-      this.stamps[this.nameOf[row]] === this.generation
+      (this.names === null || this.names.has(this.nameOf[row]))
     );
   }
 }
