@@ -1061,7 +1061,7 @@ class TextMembership {
   }
 }
 
-/** The conditions left to check of an agent name search: the state, a matching name (each candidate row is the office's). */
+/** What is left to check of an agent name search's candidate: the state, the name (each is the office's row). */
 class AgentTest implements RowTest {
   constructor(
     private readonly stateOf: Int32Array,
@@ -1073,8 +1073,7 @@ class AgentTest implements RowTest {
   ) {}
   accept(row: number): boolean {
     return (
-      (this.state < 0 || this.stateOf[row] === this.state) &&
-      (this.names === null || this.names.has(this.nameOf[row]))
+      (this.state < 0 || this.stateOf[row] === this.state) && (this.names === null || this.names.has(this.nameOf[row]))
     );
   }
 }
