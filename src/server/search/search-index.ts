@@ -777,9 +777,7 @@ export class SearchIndex {
         }
         // The office's matched names only (not every name the term matched, across every office): stamped, or
         // looked up by binary search when few rows are to be checked against many names (BranchTest's rule).
-        const names = checkName
-          ? new TextMembership({ column: columns.name, set: this.sets.agentName, postings: byName, ids }, cost)
-          : null;
+        const names = checkName ? new TextMembership({ set: this.sets.agentName, ids }, cost) : null;
         const test = new AgentTest(columns.state, checkState ? state : -1, columns.name, names);
         page = this.matches(candidates, start, end, test, skip, Math.max(0, wanted));
       }
@@ -1042,7 +1040,7 @@ class TextMembership {
   private readonly sorted: Int32Array | null = null;
   private readonly stamps: Uint32Array = NO_STAMPS;
   private readonly generation: number = 0;
-  constructor(text: TextCondition | undefined, rowsToCheck: number) {
+  constructor(text: Pick<TextCondition, 'ids' | 'set' | 'stamped'> | undefined, rowsToCheck: number) {
     if (!text) return;
     if (rowsToCheck * (Math.log2(text.ids.length + 1) + 1) < text.ids.length) {
       this.sorted = text.ids;
