@@ -1,5 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { pbkdf2 } from 'node:crypto';
 import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -99,4 +101,38 @@ describe('gzip answers from per-row gzip records', () => {
     const documents = encodeDocuments(2, (row) => (row === 0 ? '{"a":1}' : '{"b":2}'));
     expect(() => gzipDocuments(documents, 3, ByteWriter.inMemory(64))).toThrow(/does not start as the others/);
   });
+});
+
+describe('documents read from a file', () => {
+  /** This process's descriptors open on `file` (/proc/self/fd: Linux). */
+  const descriptorsOn = (file: string) =>
+    readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).startsWith(file);
+      } catch {
+        return false; // closed meanwhile
+      }
+    }).length;
+
+  // The last descriptor of a removed snapshot frees its blocks as it closes, which on a file system mounted with
+  // `discard` waits for the disk: a serving thread's event loop must not (documents.ts, documentSource).
+  it.skipIf(!existsSync('/proc/self/fd'))(
+    'let their file go on the thread pool, not on the calling thread',
+    async () => {
+      const file = join(dir, `close-${Math.random()}`);
+      const source = documentSource(encodeDocumentsToFile(file, 3, (row) => `{"row":${row}}`));
+      expect(descriptorsOn(file)).toBe(1);
+      rmSync(file);
+      // libuv's thread pool busy first (4 threads unless UV_THREADPOOL_SIZE says more): a close queued there waits.
+      const busy = Array.from({ length: Number(process.env.UV_THREADPOOL_SIZE ?? 4) }, () =>
+        promisify(pbkdf2)('x', 'y', 300_000, 32, 'sha256'),
+      );
+      source.close();
+      // Still open right after close() returns: the close is queued, not done on this thread.
+      expect(descriptorsOn(file)).toBe(1);
+      await Promise.all(busy);
+      await expect.poll(() => descriptorsOn(file)).toBe(0);
+      source.close(); // a second close does nothing
+    },
+  );
 });

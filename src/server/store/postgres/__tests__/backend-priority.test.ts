@@ -53,19 +53,27 @@ describe.skipIf(!testEngines().includes('postgres') || process.getuid?.() !== 0)
       return (await backendPriority(background)).nice;
     }
 
-    async function backendPriority(background: boolean): Promise<{ nice: number; autogroup: number | null }> {
+    async function backendPriority(
+      background: boolean,
+    ): Promise<{ nice: number; autogroup: number | null; parallel: { maintenance: string; gather: string } }> {
       const worker = startWorker(new URL('../../../../testing/pg-connection-worker.js', import.meta.url), {
         connectionString: database.url,
         background,
       });
       try {
-        const [message] = await once(worker, 'message');
-        expect(message).toBe('connected');
+        const [message] = (await once(worker, 'message')) as [
+          { connected: boolean; parallelMaintenanceWorkers: string; parallelWorkersPerGather: string },
+        ];
+        expect(message.connected).toBe(true);
         const { rows } = await admin.query<{ pid: number }>(
           'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
         );
         expect(rows).toHaveLength(1);
-        const priority = { nice: niceOf(rows[0].pid), autogroup: autogroupNiceOf(rows[0].pid) };
+        const priority = {
+          nice: niceOf(rows[0].pid),
+          autogroup: autogroupNiceOf(rows[0].pid),
+          parallel: { maintenance: message.parallelMaintenanceWorkers, gather: message.parallelWorkersPerGather },
+        };
         worker.postMessage('close');
         await once(worker, 'message');
         return priority;
@@ -83,6 +91,15 @@ describe.skipIf(!testEngines().includes('postgres') || process.getuid?.() !== 0)
     it.skipIf(!existsSync('/proc/self/autogroup'))('and so does its session, alone in its autogroup', async () => {
       expect((await backendPriority(true)).autogroup).toBe(10);
       expect((await backendPriority(false)).autogroup).toBe(0);
+    });
+
+    // A parallel worker is a backend of its own, at the postmaster's priority: a background thread's backend works
+    // alone (an import's index builds ran two at full priority while the lookups waited).
+    it('works alone: no parallel workers for its index builds or its queries', async () => {
+      expect((await backendPriority(true)).parallel).toEqual({ maintenance: '0', gather: '0' });
+      const lookups = (await backendPriority(false)).parallel;
+      expect(Number(lookups.maintenance)).toBeGreaterThan(0);
+      expect(Number(lookups.gather)).toBeGreaterThan(0);
     });
 
     it('keeps its priority for a thread that did not yield (the lookups)', async () => {
