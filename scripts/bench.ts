@@ -359,7 +359,9 @@ async function replaceUnderLoad(
     windows.push(await runLoad({ url: base, paths, connections, seconds: 5 }));
     const served = versions.at(-1)?.version;
     if (importDoneAt && served !== `200 ${startVersion}` && Date.now() - importDoneAt > 5000) break;
-    if (Date.now() - started > 900_000) break;
+    // A bound, not a target: an import that yields to the lookups on a slow machine took 508 s under this load,
+    // and the new index then builds at the same low priority (250–400 s), so 15 minutes cut the swap off.
+    if (Date.now() - started > 1_800_000) break;
   }
   probing = false;
   await probe;
