@@ -11,8 +11,7 @@ if (background) yieldToLookups();
 const store = PgStore.open({ connectionString, poolSize: 1 });
 await store.dataVersion();
 // The settings of its session (the pool holds one connection: the same backend).
-const pool = (store as unknown as { pool: { query(sql: string): Promise<{ rows: Record<string, string>[] }> } }).pool;
-const setting = async (name: string) => (await pool.query(`SHOW ${name}`)).rows[0][name];
+const setting = async (name: string) => (await store.pool.query<Record<string, string>>(`SHOW ${name}`)).rows[0][name];
 parentPort!.postMessage({
   connected: true,
   parallelMaintenanceWorkers: await setting('max_parallel_maintenance_workers'),

@@ -128,12 +128,7 @@ export function isLocalDatabase(host: string | undefined): boolean {
  * (docs/benchmarks, issue #26).
  */
 function backendYieldsWithThisThread(client: pg.PoolClient): void {
-  let nice: number;
-  try {
-    nice = getPriority();
-  } catch {
-    return;
-  }
+  const nice = threadNice();
   // The backend's process id, as the server sent it at the start of the session (BackendKeyData).
   const { processID, host } = client as unknown as { processID?: number; host?: string };
   if (nice <= 0 || !processID || !isLocalDatabase(host)) return;
@@ -144,6 +139,15 @@ function backendYieldsWithThisThread(client: pg.PoolClient): void {
     return;
   }
   sessionYields(processID, nice);
+}
+
+/** This thread's nice value (worker-thread.ts yieldToLookups lowers it); 0 when it cannot be read. */
+function threadNice(): number {
+  try {
+    return getPriority();
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -161,13 +165,7 @@ function backgroundSessionOptions(connectionString: string): string | undefined 
   } catch {
     return undefined; // not a URL (key=value form): left as it is
   }
-  let nice = 0;
-  try {
-    nice = getPriority();
-  } catch {
-    // unknown: as if not lowered
-  }
-  if (nice <= 0 || !isLocalDatabase(host)) return undefined;
+  if (threadNice() <= 0 || !isLocalDatabase(host)) return undefined;
   return '-c max_parallel_maintenance_workers=0 -c max_parallel_workers_per_gather=0';
 }
 
