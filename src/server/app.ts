@@ -254,30 +254,40 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before every route: @fastify/compress attaches itself to the routes declared after it.
   await app.register(compression);
 
+  // The store's data version is looked at once a second, off every request's path: the request that finds the
+  // check due starts it and is answered at once, like every other request, from the data version this process
+  // holds (x-data-version); the index and the reference lists move to a new version when the check has seen it.
+  // Issue #26: awaited, the check held that one request a second for the database's round trip, which under full
+  // load took up to 250 ms on PostgreSQL (its backend waits for a CPU) and longer while an import wrote: the long
+  // tail of the lookups' latency. A database that cannot say its version right now stops nothing: the lookups held
+  // in memory keep answering, the ones that read the store answer 503, and the next check tries again.
+  let freshness: Promise<void> | undefined;
+  const lookAtDataVersion = (now: number) => {
+    freshness = reference
+      .ensureFresh(now)
+      .then(() => search.ensureFresh(now))
+      .catch((error: Error) => {
+        if (error instanceof StoreUnavailableError)
+          app.log.warn({ err: error }, 'data version check failed; answering from memory');
+        else app.log.error({ err: error }, 'data version check failed');
+      })
+      .finally(() => (freshness = undefined));
+  };
+  // Bounded: each query has the pool's query timeout.
+  app.addHook('onClose', () => freshness);
+
   // Every answer, errors included, echoes the correlation id and (when given and well-formed) the
-  // idempotency key.
-  // In callback form: the data version is looked at once a second, and the requests in between have nothing to
-  // wait for (no promise per request: sync-hook.ts).
+  // idempotency key. In callback form: nothing here waits (no promise per request: sync-hook.ts).
   app.addHook('onRequest', (request, reply, done) => {
     request.correlationId = request.id;
     reply.header('x-correlation-id', request.id);
     const key = request.headers['x-idempotency-key'];
     if (typeof key === 'string' && UUID_SHAPED_PATTERN.test(key)) reply.header('x-idempotency-key', key);
-    const now = Date.now();
-    if (!request.url.startsWith('/v1/') || !(reference.checkDue(now) || search.checkDue(now))) return done();
-    // A database that cannot say its data version right now does not stop the lookups held in memory: they
-    // answer from the data version they hold (x-data-version); the lookups that read the store answer 503.
-    reference
-      .ensureFresh(now)
-      .then(() => search.ensureFresh(now))
-      .then(
-        () => done(),
-        (error: Error) => {
-          if (!(error instanceof StoreUnavailableError)) return done(error);
-          request.log.warn({ err: error }, 'data version check failed; answering from memory');
-          done();
-        },
-      );
+    if (freshness === undefined && request.url.startsWith('/v1/')) {
+      const now = Date.now();
+      if (reference.checkDue(now) || search.checkDue(now)) lookAtDataVersion(now);
+    }
+    done();
   });
   // Right after the correlation id is known: an over-long request target is refused with 414.
   app.addHook('onRequest', requestTargetLimit(limits.maxUrlLength));
