@@ -11,3 +11,10 @@ import { setFlagsFromString } from 'node:v8';
 // setting it here, before the first, holds for the whole process and its worker threads (issue #26, docs/
 // benchmarks/README.md).
 setFlagsFromString('--no-allocation-site-pretenuring');
+
+// The old generation may grow to three times what survived the last full collection before the next one (V8's
+// own factor goes up to four). Under full load the requests in flight at each young collection are promoted, and
+// each serving thread's old space grew from ~36 MB live to 100–150 MB of garbage before a full collection: at
+// 1M rows the process peaked at 743–779 MiB while serving, against issue #26's 800 MB for everything that
+// serves. With 200 (a factor of 3) it peaked at 667 MB in the same replay (docs/benchmarks/README.md, 2026-11-27).
+setFlagsFromString('--heap-growing-percent=200');
