@@ -1,16 +1,22 @@
+import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { OPS_ROLES, opsAccountName, opsPassword, opsRole, type OpsRole } from '../src/contract/ops-auth';
 import { loadConfig } from '../src/server/config';
 import { addAccount, changeAccount, publicAccount } from '../src/server/desk/accounts';
+import { recordOpsEvent } from '../src/server/desk/engine';
+import { WeakPasswordError } from '../src/server/desk/password-policy';
 import { openStore } from '../src/server/open-store';
 import { opsAccountsOf } from '../src/server/store/ops-accounts';
 
 // `npm run ops-user -- <command>`: the operations desk's accounts in the configured store (DATA_DIR's SQLite
 // file or DATABASE_URL's PostgreSQL, as the server). Passwords are read from the terminal without echo, or
 // from standard input with --password-stdin (one line), never from the command line (it would sit in the shell
-// history and the process list); they are never printed.
+// history and the process list); they are never printed. Every change (add, set-role, disable, enable,
+// password) goes to the desk's audit trail as action "account" under the shell user's name (via "shell"), as
+// `npm run import` does, with the same detail as the admin's routes. A password is checked against the policy
+// (desk/password-policy.ts) before anything changes.
 const USAGE = `usage: npm run ops-user -- <command>
   add <name> --role <maker|checker|admin> [--role …] [--password-stdin]
   list
@@ -103,7 +109,10 @@ async function main() {
     log: (m) => console.error(m),
   });
   const accounts = opsAccountsOf(store);
-  const who = process.env.USER ?? 'shell';
+  // The operator at the shell, as `npm run import` names them.
+  const who = userInfo().username;
+  const audit = (target: string, detail: Record<string, unknown>) =>
+    recordOpsEvent(store, { actor: who, via: 'shell', action: 'account', target, detail });
   try {
     switch (command) {
       case 'add': {
@@ -111,6 +120,7 @@ async function main() {
         if (await accounts.account(account)) fail(`An account named ${account} already exists.`);
         const password = await newPassword(values['password-stdin']);
         const added = await addAccount(accounts, { name: account, roles, password });
+        await audit(added.name, { change: 'add', roles: added.roles });
         console.log(`Added ${added.name} (${added.roles.join(', ')}) by ${who}.`);
         break;
       }
@@ -138,6 +148,11 @@ async function main() {
               : { disabled: command === 'disable' };
         const changed = await changeAccount(accounts, account, change);
         if (!changed) fail(`There is no account named ${account}.`);
+        await audit(changed.name, {
+          change: command === 'set-role' ? 'roles' : command,
+          roles: changed.roles,
+          disabled: changed.disabled,
+        });
         console.log(
           `${changed.name}: ${command === 'password' ? 'password set' : `${changed.roles.join(', ')}, ${changed.disabled ? 'disabled' : 'active'}`}.`,
         );
@@ -146,6 +161,9 @@ async function main() {
       default:
         fail(USAGE);
     }
+  } catch (error) {
+    if (error instanceof WeakPasswordError) fail(`${error.message} Nothing changed.`);
+    throw error;
   } finally {
     await store.close();
   }

@@ -14,12 +14,24 @@ export type OpsRole = z.infer<typeof opsRole>;
 /** The header a signed-in browser sends its session's CSRF token in, on every state-changing call. */
 export const CSRF_HEADER = 'x-csrf-token';
 
+/**
+ * The one spelling of an account name that the account lookup, the sign-in limit and account creation all use:
+ * compatibility forms folded (NFKC: full-width letters, ligatures, non-breaking spaces), lower case, and no
+ * white space (any Unicode White_Space) at either end. Two names that reach the same account count against the
+ * same sign-in budget because both go through this.
+ */
+export const canonicalAccountName = (name: string) =>
+  name
+    .normalize('NFKC')
+    .toLowerCase()
+    .normalize('NFKC')
+    .replace(/^\p{White_Space}+|\p{White_Space}+$/gu, '');
+
 /** An account name: what a person types at sign-in and what the audit trail names. */
 export const OPS_ACCOUNT_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{1,62}$/;
 export const opsAccountName = z
   .string()
-  .trim()
-  .toLowerCase()
+  .overwrite(canonicalAccountName)
   .regex(OPS_ACCOUNT_NAME_PATTERN, 'must be 2–63 characters: lower-case letters, digits, dot, dash, underscore')
   .meta({ description: 'Lower-case letters, digits, dot, dash and underscore; 2–63 characters.', example: 'alice' });
 
@@ -47,7 +59,7 @@ export const opsAccountList = z.object({ data: z.array(opsAccount) });
 export const signInBody = z.strictObject({
   // At sign-in any string up to the limits is compared (a wrong name is just a failed sign-in, not a 400
   // that tells which accounts exist).
-  name: z.string().trim().toLowerCase().min(1).max(63),
+  name: z.string().overwrite(canonicalAccountName).min(1).max(63),
   password: z.string().min(1).max(OPS_PASSWORD_MAX_LENGTH),
 });
 export type SignInBody = z.infer<typeof signInBody>;

@@ -403,6 +403,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ...OPS_DEFAULTS,
         // Sign-ins, failed sign-ins, sign-outs and account changes go to the desk's audit trail.
         audit: (event) => desk.recordOpsEvent(event),
+        reviseAudit: (id, detail) => desk.reviseOpsEvent(id, detail),
         ...options.ops,
         signInLimit: { ...OPS_DEFAULTS.signInLimit, ...options.ops?.signInLimit },
         accounts: opsAccounts,

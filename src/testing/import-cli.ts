@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { inject } from 'vitest';
 import { SQLITE_FILE_NAME } from '../server/open-store';
 
-// The import and export commands as operators run them: real child processes on a real SQLite file.
+// The import, export and ops-user commands as operators run them: real child processes on a real store.
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..');
 
@@ -32,17 +32,26 @@ export interface CliRun {
   stderr: string;
 }
 
+export interface CliOptions {
+  /** A PostgreSQL store instead of DATA_DIR's SQLite file. */
+  databaseUrl?: string;
+  /** Written to the command's standard input (closed after it); none: no standard input. */
+  input?: string;
+}
+
 /** Starts `npm run <script> -- args` the way npm does (tsx), with DATA_DIR set; the caller waits or kills. */
 export function startCli(
-  script: 'import' | 'export',
+  script: 'import' | 'export' | 'ops-user',
   args: string[],
   dataDir: string,
+  options: CliOptions = {},
 ): { child: ChildProcess; done: Promise<CliRun> } {
   const child = spawn(process.execPath, ['--import', 'tsx', join('scripts', `${script}.ts`), ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: options.databaseUrl ?? '' },
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (options.input !== undefined) child.stdin!.end(options.input);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
@@ -53,8 +62,12 @@ export function startCli(
   return { child, done };
 }
 
-export const runCli = (script: 'import' | 'export', args: string[], dataDir: string) =>
-  startCli(script, args, dataDir).done;
+export const runCli = (
+  script: 'import' | 'export' | 'ops-user',
+  args: string[],
+  dataDir: string,
+  options: CliOptions = {},
+) => startCli(script, args, dataDir, options).done;
 
 export interface ReportedProblem {
   line: number | null;

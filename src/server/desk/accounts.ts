@@ -1,9 +1,11 @@
 import type { OpsAccount, OpsRole } from '../../contract/ops-auth';
 import type { AccountChange, OpsAccountRecord, OpsAccountStore } from '../store/ops-accounts';
 import { hashPassword } from './passwords';
+import { checkPassword } from './password-policy';
 
 // Account management shared by `npm run ops-user` (scripts/ops-user.ts) and the admin's /v1/ops/accounts
-// routes: one place hashes passwords and says what an account looks like outside the server.
+// routes: one place checks passwords against the policy (WeakPasswordError), hashes them and says what an
+// account looks like outside the server.
 
 /** The account as the API and the command show it: never the password hash. */
 export const publicAccount = (account: OpsAccountRecord): OpsAccount => ({
@@ -14,12 +16,13 @@ export const publicAccount = (account: OpsAccountRecord): OpsAccount => ({
   updatedAt: new Date(account.updatedAt).toISOString(),
 });
 
-/** Creates an account (AccountExistsError when the name is taken). */
+/** Creates an account (AccountExistsError when the name is taken, WeakPasswordError for a weak password). */
 export async function addAccount(
   accounts: OpsAccountStore,
   input: { name: string; roles: OpsRole[]; password: string },
   now = Date.now(),
 ): Promise<OpsAccount> {
+  await checkPassword(input.password, input.name);
   const record: Omit<OpsAccountRecord, 'updatedAt'> = {
     name: input.name,
     roles: [...new Set(input.roles)],
@@ -31,7 +34,7 @@ export async function addAccount(
   return publicAccount({ ...record, updatedAt: now });
 }
 
-/** Changes roles, disables/enables or sets a new password; null when there is no such account. */
+/** Changes roles, disables/enables or sets a new password (WeakPasswordError); null when there is no such account. */
 export async function changeAccount(
   accounts: OpsAccountStore,
   name: string,
@@ -41,7 +44,10 @@ export async function changeAccount(
   const change: AccountChange = {};
   if (input.roles) change.roles = [...new Set(input.roles)];
   if (input.disabled !== undefined) change.disabled = input.disabled;
-  if (input.password !== undefined) change.passwordHash = await hashPassword(input.password);
+  if (input.password !== undefined) {
+    await checkPassword(input.password, name);
+    change.passwordHash = await hashPassword(input.password);
+  }
   if (!(await accounts.updateAccount(name, change, now))) return null;
   const account = await accounts.account(name);
   return account ? publicAccount(account) : null;

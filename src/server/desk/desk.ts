@@ -92,7 +92,8 @@ export interface ChangeDesk {
   /** The same, returning the id at once (for a 202 + polling). */
   startRollback(actor: OpsActor, versionId: number, options?: StageOptions): Promise<StartedStaging>;
   audit(query: AuditQuery): Promise<OpsPage<AuditEntry>>;
-  recordOpsEvent(event: OpsEvent): Promise<void>;
+  /** Writes an audit row; resolves with its id. */
+  recordOpsEvent(event: OpsEvent): Promise<number>;
   close(): Promise<void>;
 }
 

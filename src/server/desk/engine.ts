@@ -935,15 +935,24 @@ export class DeskEngine implements ChangeDesk {
   // ---------------------------------------------------------------------------------------------------------
   // Audit
 
-  async recordOpsEvent(event: OpsEvent): Promise<void> {
-    await this.db.run('INSERT INTO ops_audit (at, actor, via, action, target, detail) VALUES (?, ?, ?, ?, ?, ?)', [
-      (event.at ?? new Date()).toISOString(),
-      event.actor,
-      event.via,
-      event.action,
-      event.target ?? null,
-      event.detail ? JSON.stringify(event.detail) : null,
-    ]);
+  async recordOpsEvent(event: OpsEvent): Promise<number> {
+    const [row] = await this.db.all(
+      'INSERT INTO ops_audit (at, actor, via, action, target, detail) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+      [
+        (event.at ?? new Date()).toISOString(),
+        event.actor,
+        event.via,
+        event.action,
+        event.target ?? null,
+        event.detail ? JSON.stringify(event.detail) : null,
+      ],
+    );
+    return Number(row.id);
+  }
+
+  /** Updates an aggregate row's running count (refused sign-ins: plugins/app/refused-sign-ins.ts). */
+  async reviseOpsEvent(id: number, detail: Record<string, unknown>): Promise<void> {
+    await this.db.run('UPDATE ops_audit SET detail = ? WHERE id = ?', [JSON.stringify(detail), id]);
   }
 
   async audit(query: AuditQuery): Promise<OpsPage<AuditEntry>> {

@@ -2,11 +2,18 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import * as cookie from 'cookie';
-import { CSRF_HEADER, type OpsRole, type OpsSession, type SignInBody } from '../../../contract/ops-auth';
+import {
+  canonicalAccountName,
+  CSRF_HEADER,
+  type OpsRole,
+  type OpsSession,
+  type SignInBody,
+} from '../../../contract/ops-auth';
 import { decoyHash, verifyPassword } from '../../desk/passwords';
 import { ProblemError } from '../../problems';
 import type { OpsAccountStore } from '../../store/ops-accounts';
 import { hashApiKey } from './access';
+import { RefusedSignIns } from './refused-sign-ins';
 
 // Who is acting on the operations desk (/v1/ops). Two ways in:
 // - a browser signs in (POST /v1/ops/session) and gets a session cookie: HttpOnly, SameSite=Strict, Secure and
@@ -54,8 +61,10 @@ export interface OpsAuthOptions {
   apiKeys?: ReadonlyMap<string, OpsApiKey>;
   /** Sign-in attempts per account name and per client address per window (OPS_SIGN_IN_*). */
   signInLimit: { perAccountMax: number; perAddressMax: number; windowMs: number };
-  /** Writes an ops event to the audit trail (the desk's; the request log gets every event too). */
-  audit?: (event: OpsAuthEvent) => Promise<void>;
+  /** Writes an ops event to the audit trail (the desk's; the request log gets every event too); its row id. */
+  audit?: (event: OpsAuthEvent) => Promise<number | void>;
+  /** Replaces the detail of an audit row `audit` wrote: the running count of refused sign-ins. */
+  reviseAudit?: (id: number, detail: Record<string, unknown>) => Promise<void>;
   /** The clock (epoch ms); tests move it to expire sessions. */
   now?: () => number;
 }
@@ -174,11 +183,14 @@ export default fp(
     // The sign-in budget: per account name (a guesser spreading over addresses) and per client address (a
     // guesser spreading over names); every attempt counts, successful or not. With Redis the counters are
     // shared by every instance. app.createRateLimit comes from @fastify/rate-limit (registered in app.ts).
+    // The account's counter is keyed on the canonical name, the one the account lookup uses (signInBody):
+    // `Victim`, ` victim` or a full-width `ｖｉｃｔｉｍ` spend victim's budget, not a budget of their own.
     const { perAccountMax, perAddressMax, windowMs } = options.signInLimit;
     const perAccount = app.createRateLimit({
       max: perAccountMax,
       timeWindow: windowMs,
-      keyGenerator: (request) => `ops-sign-in:account:${(request.body as { name?: string }).name ?? ''}`,
+      keyGenerator: (request) =>
+        `ops-sign-in:account:${canonicalAccountName(String((request.body as { name?: unknown }).name ?? ''))}`,
     });
     const perAddress = app.createRateLimit({
       max: perAddressMax,
@@ -197,6 +209,17 @@ export default fp(
       }
     };
 
+    // Sign-ins the limit refuses: one audit row per account or address per window, with a count.
+    const refusals = new RefusedSignIns(
+      {
+        record: async (event) => options.audit?.(event),
+        revise: async (id, detail) => options.reviseAudit?.(id, detail),
+      },
+      app.log,
+      now,
+    );
+    app.addHook('onClose', () => refusals.flush());
+
     const answerOf = (actor: OpsActor, csrfToken: string | null, createdAt: number | null): OpsSession => ({
       name: actor.name,
       roles: actor.roles,
@@ -213,16 +236,20 @@ export default fp(
       now,
       record,
       async signIn(request, reply, body) {
-        const limited = [await perAddress(request), await perAccount(request)].flatMap((r) =>
-          !r.isAllowed && r.isExceeded ? [r.ttlInSeconds] : [],
-        );
-        if (limited.length > 0) {
-          const retryAfter = Math.max(1, ...limited);
-          await record(request, {
-            actor: body.name,
-            via: 'session',
-            action: 'sign-in-failed',
-            detail: { reason: 'rate-limited', address: request.ip },
+        const byAddress = await perAddress(request);
+        const byAccount = await perAccount(request);
+        const over = (r: typeof byAddress) => (!r.isAllowed && r.isExceeded ? r.ttlInSeconds : null);
+        const accountWait = over(byAccount);
+        const addressWait = over(byAddress);
+        if (accountWait !== null || addressWait !== null) {
+          const retryAfter = Math.max(1, accountWait ?? 0, addressWait ?? 0);
+          // Counted in the window of the account when its budget is spent (a guesser spread over addresses
+          // is one row), else in the address's (a guesser spread over names is one row).
+          await refusals.refuse({
+            limit: accountWait !== null ? 'account' : 'address',
+            name: body.name,
+            address: request.ip,
+            windowEndsAt: now() + (accountWait ?? addressWait!) * 1000,
           });
           throw new ProblemError('tooManyRequests', `Too many sign-in attempts; try again in ${retryAfter} s.`, [], {
             'retry-after': String(retryAfter),

@@ -6,12 +6,21 @@ import {
   updateAccountBody,
 } from '../../../../contract/ops-auth';
 import { addAccount, changeAccount, publicAccount } from '../../../desk/accounts';
+import { WeakPasswordError } from '../../../desk/password-policy';
 import { ProblemError } from '../../../problems';
 import { AccountExistsError } from '../../../store/ops-accounts';
 import { defineOpsOperation } from './ops-operation';
 
 // The admin's account management (the same as `npm run ops-user`, desk/accounts.ts). Every change is audited
 // (action "account"); passwords go in, never out.
+
+/** A password the policy refuses (desk/password-policy.ts) is a 400 on the body's password, like a short one. */
+function asProblem(error: unknown): unknown {
+  if (error instanceof WeakPasswordError) {
+    return new ProblemError('invalidRequest', error.message, [{ name: 'password', in: 'body', message: error.reason }]);
+  }
+  return error;
+}
 export const accountOperations = [
   defineOpsOperation({
     method: 'GET',
@@ -29,7 +38,7 @@ export const accountOperations = [
     path: '/v1/ops/accounts',
     summary: 'Create an ops account (admin)',
     description:
-      'A new account with its roles and first password (at least 12 characters); 409 when the name is taken.',
+      'A new account with its roles and first password (at least 12 characters, not a common or easily guessed password, not the account name with a few characters added: 400 otherwise); 409 when the name is taken.',
     access: 'admin',
     body: createAccountBody,
     response: opsAccount,
@@ -48,7 +57,7 @@ export const accountOperations = [
         return account;
       } catch (error) {
         if (error instanceof AccountExistsError) throw new ProblemError('conflict', error.message);
-        throw error;
+        throw asProblem(error);
       }
     },
   }),
@@ -57,7 +66,7 @@ export const accountOperations = [
     path: '/v1/ops/accounts/{name}',
     summary: 'Change an ops account (admin)',
     description:
-      'New roles, disabled true/false, or a new password. Disabling an account or setting its password ends its sessions. An admin cannot disable their own account or take away their own admin role (another admin must).',
+      'New roles, disabled true/false, or a new password (the same rules as at creation). Disabling an account or setting its password ends its sessions. An admin cannot disable their own account or take away their own admin role (another admin must).',
     access: 'admin',
     params: accountPathParams,
     body: updateAccountBody,
@@ -70,7 +79,9 @@ export const accountOperations = [
       if (params.name === actor.name && (body.disabled === true || (body.roles && !body.roles.includes('admin')))) {
         throw new ProblemError('conflict', 'An admin cannot disable their own account or drop their own admin role.');
       }
-      const account = await changeAccount(app.opsAccounts, params.name, body, app.opsAuth.now());
+      const account = await changeAccount(app.opsAccounts, params.name, body, app.opsAuth.now()).catch((error) => {
+        throw asProblem(error);
+      });
       if (!account) throw new ProblemError('notFound', `There is no ops account named ${params.name}.`);
       const changes = [
         ...(body.roles ? ['roles'] : []),
