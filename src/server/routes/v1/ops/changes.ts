@@ -24,6 +24,7 @@ import {
   versionsQuery,
 } from '../../../../contract/ops-changes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { toCsvCell } from '../../../../contract/csv-cell';
 import { detectedLayout, fileReading, type FileReading } from '../../../../contract/ops-files';
 import { detectFileLayout } from '../../../importer/layouts';
 import { ProblemError } from '../../../problems';
@@ -258,8 +259,8 @@ export const changeOperations = [
       await app.desk.get(params.id);
       const rows: string[] = [stringify([['row', 'column', 'value', 'rule', 'message']])];
       for await (const p of app.desk.allProblems(params.id)) {
-        // A value a spreadsheet would run as a formula is quoted as text.
-        const safe = (v: string | null) => (v && /^[=+\-@\t\r]/.test(v) ? `'${v}` : (v ?? ''));
+        // The project's one formula escape (contract/csv-cell.ts), as every CSV it writes.
+        const safe = (v: string | null) => toCsvCell(v ?? '');
         rows.push(stringify([[p.row ?? '', p.column ?? '', safe(p.value), p.rule, safe(p.message)]]));
       }
       return reply
