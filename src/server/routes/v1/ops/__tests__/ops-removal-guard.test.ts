@@ -3,25 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problem } from '../../../../../contract';
-import { changeDetail, type ChangeDetail } from '../../../../../contract/ops-changes';
+import type { ChangeDetail } from '../../../../../contract/ops-changes';
 import { createTestApp, testEngines, type TestApp } from '../../../../../testing/test-app';
-import { createOpsAccount, signIn, type OpsSessionCookie } from '../../../../../testing/ops';
+import {
+  createOpsAccount,
+  multipartUpload,
+  signIn,
+  stageUpload,
+  type OpsSessionCookie,
+} from '../../../../../testing/ops';
 import { shippedBangladesh, writeBranchFile } from '../../../../desk/__tests__/fixtures';
 
 // The removal guard counts across changes: removals add up against the last version whose removals a checker
 // confirmed (or the one in force 7 days back), per country, so Bangladesh cannot lose over 20 % of its branches
 // in steps that each stay under it. Through the real app on both stores: uploads, the report, approvals.
-
-const BOUNDARY = '----rpl-guard-boundary';
-const multipart = (fileName: string, content: Buffer) =>
-  Buffer.concat([
-    Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="kind"\r\n\r\nbranches\r\n` +
-        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: text/csv\r\n\r\n`,
-    ),
-    content,
-    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-  ]);
 
 const SHIPPED = shippedBangladesh();
 const BD_BRANCHES = SHIPPED.length;
@@ -45,27 +40,11 @@ describe.each(testEngines())('the removal guard across changes (%s)', (engine) =
   });
 
   /** Stages Bangladesh's shipped branches without the first `from` (removed); waits for its report. */
-  async function stageBangladeshFrom(from: number): Promise<ChangeDetail> {
+  const stageBangladeshFrom = (from: number) => {
     const name = `bd-from-${from}.csv`;
     const file = readFileSync(writeBranchFile(dir, name, SHIPPED.slice(from)));
-    const staged = await t.app.inject({
-      method: 'POST',
-      url: '/v1/ops/changes',
-      headers: { ...maker.headers, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-      payload: multipart(name, file),
-    });
-    expect(staged.statusCode, staged.body).toBe(202);
-    const { id } = staged.json() as { id: string };
-    for (;;) {
-      const detail = changeDetail.parse(
-        (
-          await t.app.inject({ method: 'GET', url: `/v1/ops/changes/${id}`, headers: { cookie: checker.cookie } })
-        ).json(),
-      );
-      if (detail.status !== 'validating') return detail;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+    return stageUpload(t.app, maker, checker, multipartUpload({ kind: 'branches' }, name, file));
+  };
 
   const approve = (id: string, confirmRemovals: boolean) =>
     t.app.inject({

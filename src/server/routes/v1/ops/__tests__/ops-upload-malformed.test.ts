@@ -5,21 +5,25 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problem } from '../../../../../contract';
 import { createTestApp, type TestApp } from '../../../../../testing/test-app';
-import { createOpsAccount, signIn, type OpsSessionCookie } from '../../../../../testing/ops';
+import {
+  createOpsAccount,
+  MULTIPART_TYPE,
+  multipartUpload,
+  signIn,
+  type OpsSessionCookie,
+} from '../../../../../testing/ops';
 
 // A malformed multipart body on the desk's upload routes is the client's mistake: a 400 in the problem shape,
 // logged below error, and nothing left in the upload folder. Through the real app, by inject and real HTTP.
 
-const BOUNDARY = '----rpl-test-boundary';
-const withBoundary = `multipart/form-data; boundary=${BOUNDARY}`;
-const opening =
-  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="kind"\r\n\r\nbranches\r\n` +
-  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bd.csv"\r\nContent-Type: text/csv\r\n\r\n` +
-  'routing_number,branch_name\r\n015270018,A branch\r\n';
+/** A well-formed upload cut off inside the file: no closing boundary. */
+const opening = multipartUpload({ kind: 'branches' }, 'bd.csv', 'routing_number,branch_name\r\n015270018,A branch\r\n')
+  .toString()
+  .replace(/\r\n--[^\r\n]+--\r\n$/, '');
 
 const MALFORMED: [name: string, contentType: string, body: string][] = [
-  ['a body cut off inside the file (no closing boundary)', withBoundary, opening],
-  ['a body without any boundary', withBoundary, 'routing_number,branch_name\r\n015270018,A branch\r\n'],
+  ['a body cut off inside the file (no closing boundary)', MULTIPART_TYPE, opening],
+  ['a body without any boundary', MULTIPART_TYPE, 'routing_number,branch_name\r\n015270018,A branch\r\n'],
   ['a Content-Type without its boundary parameter', 'multipart/form-data', opening],
   ['a boundary parameter longer than any parser takes', `multipart/form-data; boundary=${'b'.repeat(300)}`, opening],
 ];
@@ -76,7 +80,7 @@ describe('malformed multipart uploads', () => {
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const response = await fetch(`${base}/v1/ops/changes`, {
       method: 'POST',
-      headers: { ...maker.headers, origin: base, 'content-type': withBoundary },
+      headers: { ...maker.headers, origin: base, 'content-type': MULTIPART_TYPE },
       body: opening,
     });
     expect(response.status).toBe(400);
