@@ -82,12 +82,15 @@ export type DiffCounts = z.infer<typeof diffCounts>;
 export const groupCounts = diffCounts.extend({ country: z.string(), bankCode: z.string().nullable() });
 export type GroupCounts = z.infer<typeof groupCounts>;
 
-/** A removal share over the guard's threshold. */
+/** A removal share over the guard's threshold, counted since the scope's reference version. */
 export const guardFlag = z.object({
   scope: z.enum(['country', 'kind']),
   country: z.string().nullable(),
-  removed: z.number().int(),
-  served: z.number().int(),
+  removed: z.number().int().meta({
+    description:
+      'Rows removed since the reference version (the last whose removals a checker confirmed here, or the one in force 7 days back): this change and the ones published since.',
+  }),
+  served: z.number().int().meta({ description: 'Rows the reference version served.' }),
   share: z.number().meta({ description: 'removed / served, 0–1.' }),
 });
 export type GuardFlag = z.infer<typeof guardFlag>;

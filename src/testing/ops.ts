@@ -1,5 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { OpsRole } from '../contract/ops-auth';
+import { changeDetail, type ChangeDetail } from '../contract/ops-changes';
 import { addAccount } from '../server/desk/accounts';
 
 // Ops accounts and signed-in sessions for the desk's API tests (through the real app and its real store).
@@ -42,4 +43,47 @@ export async function signIn(
     csrfToken,
     headers: { cookie, 'x-csrf-token': csrfToken, origin: 'http://localhost', 'sec-fetch-site': 'same-origin' },
   };
+}
+
+const UPLOAD_BOUNDARY = '----rpl-test-upload-boundary';
+/** The Content-Type of a body made by `multipartUpload`. */
+export const MULTIPART_TYPE = `multipart/form-data; boundary=${UPLOAD_BOUNDARY}`;
+
+/** A desk upload's multipart body: the fields in order (`kind` first), then the file. */
+export function multipartUpload(fields: Record<string, string>, fileName: string, content: Buffer | string): Buffer {
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${UPLOAD_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  return Buffer.concat([
+    Buffer.from(
+      parts.join('') +
+        `--${UPLOAD_BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
+        'Content-Type: text/csv\r\n\r\n',
+    ),
+    Buffer.from(content),
+    Buffer.from(`\r\n--${UPLOAD_BOUNDARY}--\r\n`),
+  ]);
+}
+
+/** Uploads a change as `maker` (202) and waits until it is no longer validating; the change as `reader` sees it. */
+export async function stageUpload(
+  app: FastifyInstance,
+  maker: OpsSessionCookie,
+  reader: OpsSessionCookie,
+  payload: Buffer,
+): Promise<ChangeDetail> {
+  const staged = await app.inject({
+    method: 'POST',
+    url: '/v1/ops/changes',
+    headers: { ...maker.headers, 'content-type': MULTIPART_TYPE },
+    payload,
+  });
+  if (staged.statusCode !== 202) throw new Error(`staging: ${staged.statusCode} ${staged.body}`);
+  const { id } = staged.json() as { id: string };
+  for (;;) {
+    const read = await app.inject({ method: 'GET', url: `/v1/ops/changes/${id}`, headers: { cookie: reader.cookie } });
+    const detail = changeDetail.parse(read.json());
+    if (detail.status !== 'validating') return detail;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

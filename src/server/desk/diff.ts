@@ -85,6 +85,11 @@ export const rowsOfKind = (kind: ChangeKind, dataSet: DataSet) => VIEWS[kind].ro
 export interface Difference {
   summary: DiffSummary;
   byBank: GroupCounts[];
+  /**
+   * Rows served before the change in what it replaces: each country's, and the kind's under KIND_SCOPE (the guard
+   * is recomputed from these at approval, with the removals counted since then).
+   */
+  served: Record<string, number>;
 }
 
 /** A difference entry as the desk keeps it (desk_diff's columns after the change id and position). */
@@ -123,6 +128,45 @@ export const DIFF_COLUMNS = [
 
 /** A removal share above this flags the change (more than 20 %). */
 export const REMOVAL_GUARD = 0.2;
+
+/** The guard's scope for the whole kind (beside each country's code). */
+export const KIND_SCOPE = '*';
+
+/**
+ * Removals already counted against a scope (a country, or KIND_SCOPE) by earlier versions: `removed` rows since
+ * its reference version, which served `base` rows (removal-ledger.ts).
+ */
+export type RemovalHistory = Record<string, { base: number; removed: number }>;
+
+/**
+ * The removal guard: a scope is flagged when this change removes some of its rows and, with the removals counted
+ * before it (`history`), more than REMOVAL_GUARD of the rows its reference served are gone; a scope without
+ * history is measured against what is served now (`served`). Small steps thus add up until a checker confirms.
+ */
+export function removalGuard(
+  summary: Pick<DiffSummary, 'counts' | 'byCountry'>,
+  served: Record<string, number>,
+  history: RemovalHistory = {},
+): DiffSummary['guard'] {
+  const flags: GuardFlag[] = [];
+  const check = (scope: string, removedNow: number) => {
+    if (removedNow === 0) return;
+    const counted = history[scope];
+    const base = counted ? counted.base : (served[scope] ?? 0);
+    const removed = removedNow + (counted?.removed ?? 0);
+    if (base > 0 && removed / base > REMOVAL_GUARD)
+      flags.push({
+        scope: scope === KIND_SCOPE ? 'kind' : 'country',
+        country: scope === KIND_SCOPE ? null : scope,
+        removed,
+        served: base,
+        share: removed / base,
+      });
+  };
+  for (const c of summary.byCountry) check(c.country, c.removed);
+  check(KIND_SCOPE, summary.counts.removed);
+  return { threshold: REMOVAL_GUARD, flagged: flags.length > 0, flags };
+}
 
 /** The n-th record with one key (from 1): two records with one key are told apart by their order. */
 const keyOf = (key: string, n: number) => (n === 1 ? key : `${key}\u001f#${n}`);
@@ -225,38 +269,25 @@ export class DiffBuilder {
       counts.changed += c.changed;
     }
 
-    // The guard: more than 20 % of a country's served rows, or of the kind's, removed.
-    const flags: GuardFlag[] = [];
-    for (const c of byCountry) {
-      const servedRows = servedPerCountry.get(c.country) ?? 0;
-      if (servedRows > 0 && c.removed / servedRows > REMOVAL_GUARD)
-        flags.push({
-          scope: 'country',
-          country: c.country,
-          removed: c.removed,
-          served: servedRows,
-          share: c.removed / servedRows,
-        });
-    }
-    if (this.servedTotal > 0 && counts.removed / this.servedTotal > REMOVAL_GUARD)
-      flags.push({
-        scope: 'kind',
-        country: null,
-        removed: counts.removed,
-        served: this.servedTotal,
-        share: counts.removed / this.servedTotal,
-      });
-    const guard = { threshold: REMOVAL_GUARD, flagged: flags.length > 0, flags };
-    return { byBank, summary: { counts, unchanged: this.unchanged, byCountry, guard } };
+    // The guard of this change alone; the desk adds the removals counted before it (removal-ledger.ts).
+    const served = { ...Object.fromEntries(servedPerCountry), [KIND_SCOPE]: this.servedTotal };
+    const guard = removalGuard({ counts, byCountry }, served);
+    return { byBank, served, summary: { counts, unchanged: this.unchanged, byCountry, guard } };
   }
 }
 
-/** "10009 of 10026 branches of BD (99.8 %)", for messages. */
+/**
+ * "10009 of 10026 branches of BD (99.8 %)", for messages; with removals counted from earlier changes,
+ * "3000 of 10026 branches of BD (29.9 %; 1500 by earlier changes)".
+ */
 export function describeGuard(summary: DiffSummary, kind: ChangeKind): string {
   return summary.guard.flags
-    .map(
-      (f) =>
-        `${f.removed} of ${f.served} ${kind}${f.country ? ` of ${f.country}` : ''} (${(100 * f.share).toFixed(1)} %)`,
-    )
+    .map((f) => {
+      const now = f.country
+        ? (summary.byCountry.find((c) => c.country === f.country)?.removed ?? 0)
+        : summary.counts.removed;
+      const earlier = f.removed > now ? `; ${f.removed - now} by earlier changes` : '';
+      return `${f.removed} of ${f.served} ${kind}${f.country ? ` of ${f.country}` : ''} (${(100 * f.share).toFixed(1)} %${earlier})`;
+    })
     .join('; ');
 }

@@ -29,7 +29,8 @@ import type {
 import type { DataSet, DataSetSource } from '../domain/data-set';
 import type { LookupStore } from '../store/store';
 import { deskDbOf, type DeskDb, type Row } from './db';
-import { DIFF_COLUMNS, describeGuard } from './diff';
+import { DIFF_COLUMNS, describeGuard, removalGuard, type Difference, type RemovalHistory } from './diff';
+import { nextLedger, removalHistory, type RemovalLedger } from './removal-ledger';
 import { type StageOptions as StagingOptions, type StagedChange } from './prepare';
 import { KEEP_FILE_SQL } from './kept-file';
 import { PUBLISH_IN_WORKER_FROM_GZ_BYTES, publishChange, versionContentOf, type VersionContent } from './publish';
@@ -256,6 +257,7 @@ export class DeskEngine implements ChangeDesk {
     });
     // A file refused (bad rows, broken references) keeps no difference.
     if (!staged.diff) await this.db.run('DELETE FROM desk_diff WHERE change_id = ?', [id]);
+    else await this.withCountedRemovals(kind, staged.diff);
     options.onProgress?.({ phase: 'saving', done: 0, total: staged.problems.length });
     await this.db.insertMany(
       'desk_problems',
@@ -278,7 +280,8 @@ export class DeskEngine implements ChangeDesk {
       ]);
     await this.db.run(
       `UPDATE desk_changes SET status = 'staged', countries = ?, sha256 = ?, rows_read = ?, rows_valid = ?, rows_bad = ?,
-         problem_count = ?, summary = ?, by_bank = ?, rule_counts = ?, base_version = ?, progress = NULL, updated_at = ?
+         problem_count = ?, summary = ?, by_bank = ?, rule_counts = ?, base_version = ?, served_rows = ?, progress = NULL,
+         updated_at = ?
        WHERE id = ?`,
       [
         staged.countries.join(' '),
@@ -291,6 +294,7 @@ export class DeskEngine implements ChangeDesk {
         staged.diff ? JSON.stringify(staged.diff.byBank) : null,
         JSON.stringify(ruleCounts),
         staged.baseVersion,
+        staged.diff ? JSON.stringify(staged.diff.served) : null,
         now(),
         id,
       ],
@@ -310,7 +314,7 @@ export class DeskEngine implements ChangeDesk {
     const [row] = await this.db.all(
       `SELECT id, kind, status, countries, file_name, sha256, rows_read, rows_valid, rows_bad, problem_count, summary,
          by_bank, rule_counts, base_version, rollback_of, staged_by, staged_via, staged_at, updated_at, decided_by,
-         decided_at, comment, progress, failure FROM desk_changes WHERE id = ?`,
+         decided_at, comment, progress, failure, served_rows FROM desk_changes WHERE id = ?`,
       [id],
     );
     if (!row) throw new NotFoundError(`change ${id}`);
@@ -547,6 +551,8 @@ export class DeskEngine implements ChangeDesk {
     const summary = this.toSummary(row, String(row.base_version));
     if (!summary.approvable)
       throw new WrongStateError('the change has validation problems (or no difference): it cannot be published');
+    const served = json<Record<string, number>>(row.served_rows);
+    if (served) summary.diff = await this.guardNow(id, summary.kind, summary.diff!, served);
     if (summary.diff!.guard.flagged && !body.confirmRemovals)
       throw new RemovalsNotConfirmedError(describeGuard(summary.diff!, summary.kind));
     if (!(await this.transition(id, ['staged'], 'approved')))
@@ -575,7 +581,17 @@ export class DeskEngine implements ChangeDesk {
         decided_at: at,
         comment: decision.comment || null,
       });
-      const versionId = await this.recordVersion(summary, actor.name, outcome.next, outcome.baseline, dataVersion, at);
+      const ledger =
+        served && (await this.ledgerAfter(summary.kind, summary.diff!, served, !!body.confirmRemovals, at));
+      const versionId = await this.recordVersion(
+        summary,
+        actor.name,
+        outcome.next,
+        outcome.baseline,
+        dataVersion,
+        at,
+        ledger,
+      );
       await this.recordOpsEvent({
         actor: actor.name,
         via: actor.via,
@@ -678,6 +694,55 @@ export class DeskEngine implements ChangeDesk {
   }
 
   // ---------------------------------------------------------------------------------------------------------
+  // The removal guard across changes (removal-ledger.ts)
+
+  /** The ledger of the kind's latest version (it holds all the guard needs). */
+  private async latestLedger(kind: ChangeKind): Promise<RemovalLedger> {
+    const [row] = await this.db.all(
+      'SELECT removal_ledger FROM desk_versions WHERE kind = ? AND removal_ledger IS NOT NULL ORDER BY id DESC LIMIT 1',
+      [kind],
+    );
+    return json<RemovalLedger>(row?.removal_ledger) ?? {};
+  }
+
+  private async countedRemovals(kind: ChangeKind): Promise<RemovalHistory> {
+    return removalHistory(await this.latestLedger(kind));
+  }
+
+  /** A staged difference's guard, with the removals earlier versions made counted in. */
+  private async withCountedRemovals(kind: ChangeKind, diff: Difference): Promise<void> {
+    diff.summary.guard = removalGuard(diff.summary, diff.served, await this.countedRemovals(kind));
+  }
+
+  /**
+   * The guard of a change being approved, from its counts and the removals counted now (a version published or
+   * the window moved since it was staged); kept on the change when it differs, so its report shows it.
+   */
+  private async guardNow(
+    id: string,
+    kind: ChangeKind,
+    diff: DiffSummary,
+    served: Record<string, number>,
+  ): Promise<DiffSummary> {
+    const guard = removalGuard(diff, served, await this.countedRemovals(kind));
+    if (JSON.stringify(guard) === JSON.stringify(diff.guard)) return diff;
+    const updated = { ...diff, guard };
+    await this.db.run('UPDATE desk_changes SET summary = ? WHERE id = ?', [JSON.stringify(updated), id]);
+    return updated;
+  }
+
+  /** The kind's ledger once this change is published at `at` (`confirmed`: its guard flags were confirmed). */
+  private async ledgerAfter(
+    kind: ChangeKind,
+    summary: DiffSummary,
+    served: Record<string, number>,
+    confirmed: boolean,
+    at: string,
+  ): Promise<RemovalLedger> {
+    return nextLedger(await this.latestLedger(kind), { summary, served }, confirmed && summary.guard.flagged, at);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
   // Versions
 
   /**
@@ -693,6 +758,8 @@ export class DeskEngine implements ChangeDesk {
     baseline: (VersionContent & { sources: DataSetSource[] }) | null,
     dataVersion: string,
     at: string,
+    /** The removal guard's ledger after this publish (removal-ledger.ts). */
+    ledger: RemovalLedger | null,
   ): Promise<number> {
     const kind = change.kind;
     if (baseline) {
@@ -710,6 +777,7 @@ export class DeskEngine implements ChangeDesk {
         diff: null,
         dataVersion: '',
         snapshotId: baseline.snapshotId,
+        ledger: null,
       });
     }
     const id = await this.insertVersion({
@@ -725,6 +793,7 @@ export class DeskEngine implements ChangeDesk {
       diff: change.diff,
       dataVersion,
       snapshotId: next.snapshotId,
+      ledger,
     });
     // Past the retention: the versions, then their snapshots (which they point at).
     const beyond = `FROM desk_versions WHERE kind = ? AND id NOT IN
@@ -739,10 +808,12 @@ export class DeskEngine implements ChangeDesk {
     return id;
   }
 
-  private async insertVersion(v: Omit<VersionSummary, 'id' | 'restorable'> & { snapshotId: number }): Promise<number> {
+  private async insertVersion(
+    v: Omit<VersionSummary, 'id' | 'restorable'> & { snapshotId: number; ledger: RemovalLedger | null },
+  ): Promise<number> {
     const [row] = await this.db.all(
       `INSERT INTO desk_versions (kind, change_id, staged_by, approved_by, published_at, file_name, sha256, rows, countries,
-         summary, data_version, snapshot_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+         summary, data_version, snapshot_id, removal_ledger) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       [
         v.kind,
         v.changeId,
@@ -756,6 +827,7 @@ export class DeskEngine implements ChangeDesk {
         v.diff ? JSON.stringify(v.diff) : null,
         v.dataVersion,
         v.snapshotId,
+        v.ledger ? JSON.stringify(v.ledger) : null,
       ],
     );
     return Number(row.id);
@@ -850,6 +922,7 @@ export class DeskEngine implements ChangeDesk {
     const { dataSet, version } = await this.store.readDataSet();
     const served = { dataSet, version };
     const prepared = await stage({ kind, source: path, fileName, served, bytes: 0, inWorker: false, options });
+    if (prepared.diff) await this.withCountedRemovals(kind, prepared.diff);
     return { prepared, served: dataSet, version };
   }
 
@@ -895,6 +968,16 @@ export class DeskEngine implements ChangeDesk {
       ],
     );
     const [{ n }] = await this.db.all('SELECT count(*) AS n FROM desk_versions WHERE kind = ?', [kind]);
+    // Applied over the guard only with --allow-removals: its removals were confirmed.
+    const ledger =
+      prepared.diff &&
+      (await this.ledgerAfter(
+        kind,
+        prepared.diff.summary,
+        prepared.diff.served,
+        prepared.diff.summary.guard.flagged,
+        at,
+      ));
     const versionId = await this.recordVersion(
       {
         id,
@@ -915,6 +998,7 @@ export class DeskEngine implements ChangeDesk {
         : null,
       dataVersion,
       at,
+      ledger,
     );
     await this.recordOpsEvent({
       actor: actor.name,

@@ -6,7 +6,10 @@ import { toCsvCell } from '../../../contract/csv-cell';
 //
 // The CSV is the import format of docs/import.md (same headings, same columns, values as the importer reads
 // them), so an export imports again with no change; a spreadsheet user takes the XLSX (xlsx.ts), where codes
-// and phones are text cells. No `="…"` wrapping: the importer would read it literally.
+// and phones are text cells. Every cell goes through `toCsvCell`, the one formula escape of every CSV the project
+// writes: a signed number or phone (`+52 …`, `-1+2`) gets its apostrophe too, since a spreadsheet evaluates
+// `+1+1`; the importer removes it. Codes are written as they are (`010150166`), with no `="…"` wrapping, which
+// the importer would read literally.
 
 export interface CsvColumn<T> {
   header: string;
@@ -15,20 +18,13 @@ export interface CsvColumn<T> {
   code?: boolean;
 }
 
-// A phone number or a signed number (`+52 33 1234 5678`): digits and punctuation only, nothing a spreadsheet
-// could run as a formula (no name, no reference), so it is written as it is, as the import format has it.
-const PLAIN_NUMBER = /^[+-][0-9 ().+-]*$/;
-
-/** A value as the import format writes it: a formula-looking one gets the apostrophe the importer removes. */
-export const importCell = (text: string) => (PLAIN_NUMBER.test(text) ? text : toCsvCell(text));
-
 function cell<T>(column: CsvColumn<T>, row: T): string {
   const value = column.value(row);
   if (value === null || value === undefined) return '';
-  return importCell(String(value));
+  return toCsvCell(String(value));
 }
 
-/** CSV text (no BOM) of a header row and the rows; every cell goes through `importCell`. */
+/** CSV text (no BOM) of a header row and the rows; every cell goes through `toCsvCell`. */
 export function toCsv<T>(rows: T[], columns: CsvColumn<T>[], withHeader = true): string {
   const records = rows.map((row) => columns.map((column) => cell(column, row)));
   return stringify(withHeader ? [columns.map((c) => toCsvCell(c.header)), ...records] : records);

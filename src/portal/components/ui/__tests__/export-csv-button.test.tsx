@@ -17,10 +17,10 @@ it('writes a header row and quotes values holding commas, quotes or line breaks'
   );
 });
 
-// Issue #25 point 14: the CSV is the import format, so codes and phones are written as they are (no `="…"`, no
-// leading apostrophe: they re-import unchanged; the XLSX export is the one for spreadsheets); only a cell that
-// could run as a formula is neutralised.
-it('writes codes and phones as they are, neutralises formula-looking cells, and names the filters', () => {
+// The CSV is the import format, so codes are written as they are (no `="…"`: they re-import unchanged; the XLSX
+// export is the one for spreadsheets); every cell a spreadsheet could run as a formula gets the apostrophe the
+// importer removes, a phone number with its sign included.
+it('writes codes as they are, neutralises formula-looking cells and phones, and names the filters', () => {
   const csv = toCsv(
     [{ code: '010150166', phone: '+52 33 1234 5678', note: '=HYPERLINK("x")' }],
     [
@@ -29,7 +29,7 @@ it('writes codes and phones as they are, neutralises formula-looking cells, and 
       { header: 'Note', value: (r) => r.note },
     ],
   );
-  expect(csv.split('\n')[1]).toBe(`010150166,+52 33 1234 5678,"'=HYPERLINK(""x"")"`);
+  expect(csv.split('\n')[1]).toBe(`010150166,'+52 33 1234 5678,"'=HYPERLINK(""x"")"`);
   expect(
     exportFileName(
       'agents',

@@ -24,6 +24,7 @@ import {
   versionsQuery,
 } from '../../../../contract/ops-changes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { toCsvCell } from '../../../../contract/csv-cell';
 import { detectedLayout, fileReading, type FileReading } from '../../../../contract/ops-files';
 import { detectFileLayout } from '../../../importer/layouts';
 import { ProblemError } from '../../../problems';
@@ -85,6 +86,15 @@ async function receiveUpload(app: FastifyInstance, request: FastifyRequest, maxB
   } catch (error) {
     if (stored) await rm(stored.path, { force: true });
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    if (isMalformedMultipart(error)) {
+      // The client's mistake, not the server's: no error-level log.
+      request.log.info({ err: error }, 'malformed multipart upload refused');
+      throw new ProblemError(
+        'invalidRequest',
+        'The multipart/form-data body cannot be read: send the boundary parameter in Content-Type and the fields kind, then file, each opened by that boundary, the body closed by it.',
+        [{ name: 'multipart', in: 'body', message: error.message }],
+      );
+    }
     throw error;
   }
   if (!kind || !stored) {
@@ -93,6 +103,21 @@ async function receiveUpload(app: FastifyInstance, request: FastifyRequest, maxB
     ]);
   }
   return { kind, reading, stored };
+}
+
+/**
+ * Whether an error of the upload loop is the multipart parser's (busboy: no boundary parameter, no boundary in
+ * the body, a body that ends mid-part): a plain Error without a status. The plugin's own errors carry a status
+ * (the error handler answers them), ours are ProblemErrors, a failing disk write is a system error (syscall) and
+ * a bug a TypeError or the like: those stay the server's.
+ */
+function isMalformedMultipart(error: unknown): error is Error {
+  return (
+    error instanceof Error &&
+    Object.getPrototypeOf(error) === Error.prototype &&
+    (error as { statusCode?: number }).statusCode === undefined &&
+    (error as { syscall?: string }).syscall === undefined
+  );
 }
 
 /** The `reading` field: JSON of a FileReading, checked by the contract (a 400 naming what is wrong). */
@@ -234,8 +259,8 @@ export const changeOperations = [
       await app.desk.get(params.id);
       const rows: string[] = [stringify([['row', 'column', 'value', 'rule', 'message']])];
       for await (const p of app.desk.allProblems(params.id)) {
-        // A value a spreadsheet would run as a formula is quoted as text.
-        const safe = (v: string | null) => (v && /^[=+\-@\t\r]/.test(v) ? `'${v}` : (v ?? ''));
+        // The project's one formula escape (contract/csv-cell.ts), as every CSV it writes.
+        const safe = (v: string | null) => toCsvCell(v ?? '');
         rows.push(stringify([[p.row ?? '', p.column ?? '', safe(p.value), p.rule, safe(p.message)]]));
       }
       return reply
