@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
@@ -103,14 +104,15 @@ async function main() {
     log: (m) => console.error(m),
   });
   const accounts = opsAccountsOf(store);
-  const who = process.env.USER ?? 'shell';
+  // Recorded as the creator of an account, the grantor of its roles, the setter of its password (four eyes).
+  const who = userInfo().username;
   try {
     switch (command) {
       case 'add': {
         const roles = rolesOf(values.role);
         if (await accounts.account(account)) fail(`An account named ${account} already exists.`);
         const password = await newPassword(values['password-stdin']);
-        const added = await addAccount(accounts, { name: account, roles, password });
+        const added = await addAccount(accounts, { name: account, roles, password }, who);
         console.log(`Added ${added.name} (${added.roles.join(', ')}) by ${who}.`);
         break;
       }
@@ -136,7 +138,7 @@ async function main() {
             : command === 'password'
               ? { password: await newPassword(values['password-stdin']) }
               : { disabled: command === 'disable' };
-        const changed = await changeAccount(accounts, account, change);
+        const changed = await changeAccount(accounts, account, change, who);
         if (!changed) fail(`There is no account named ${account}.`);
         console.log(
           `${changed.name}: ${command === 'password' ? 'password set' : `${changed.roles.join(', ')}, ${changed.disabled ? 'disabled' : 'active'}`}.`,

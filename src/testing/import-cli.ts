@@ -34,7 +34,7 @@ export interface CliRun {
 
 /** Starts `npm run <script> -- args` the way npm does (tsx), with DATA_DIR set; the caller waits or kills. */
 export function startCli(
-  script: 'import' | 'export',
+  script: 'import' | 'export' | 'ops-user',
   args: string[],
   dataDir: string,
 ): { child: ChildProcess; done: Promise<CliRun> } {
@@ -53,7 +53,7 @@ export function startCli(
   return { child, done };
 }
 
-export const runCli = (script: 'import' | 'export', args: string[], dataDir: string) =>
+export const runCli = (script: 'import' | 'export' | 'ops-user', args: string[], dataDir: string) =>
   startCli(script, args, dataDir).done;
 
 export interface ReportedProblem {

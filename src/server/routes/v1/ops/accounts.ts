@@ -11,7 +11,9 @@ import { AccountExistsError } from '../../../store/ops-accounts';
 import { defineOpsOperation } from './ops-operation';
 
 // The admin's account management (the same as `npm run ops-user`, desk/accounts.ts). Every change is audited
-// (action "account"); passwords go in, never out.
+// (action "account", with the roles granted and taken away and who by); passwords go in, never out. The admin
+// acting is recorded as the account's creator, the grantor of its new roles and the setter of its password: an
+// approver an admin stands behind cannot approve that admin's changes (four eyes, desk.ts).
 export const accountOperations = [
   defineOpsOperation({
     method: 'GET',
@@ -37,13 +39,13 @@ export const accountOperations = [
     errors: [{ status: 409, description: 'Conflict: an account of that name exists.' }],
     async handle({ app, request, actor, body }) {
       try {
-        const account = await addAccount(app.opsAccounts, body, app.opsAuth.now());
+        const account = await addAccount(app.opsAccounts, body, actor.name, app.opsAuth.now());
         await app.opsAuth.record(request, {
           actor: actor.name,
           via: actor.via,
           action: 'account',
           target: account.name,
-          detail: { change: 'add', roles: account.roles },
+          detail: { change: 'add', roles: account.roles, granted: account.roles, grantedBy: actor.name },
         });
         return account;
       } catch (error) {
@@ -70,8 +72,15 @@ export const accountOperations = [
       if (params.name === actor.name && (body.disabled === true || (body.roles && !body.roles.includes('admin')))) {
         throw new ProblemError('conflict', 'An admin cannot disable their own account or drop their own admin role.');
       }
-      const account = await changeAccount(app.opsAccounts, params.name, body, app.opsAuth.now());
+      const before = await app.opsAccounts.account(params.name);
+      const account =
+        before && (await changeAccount(app.opsAccounts, params.name, body, actor.name, app.opsAuth.now()));
       if (!account) throw new ProblemError('notFound', `There is no ops account named ${params.name}.`);
+      const grants = body.roles && {
+        granted: account.roles.filter((role) => !before.roles.includes(role)),
+        revoked: before.roles.filter((role) => !account.roles.includes(role)),
+        grantedBy: actor.name,
+      };
       const changes = [
         ...(body.roles ? ['roles'] : []),
         ...(body.disabled === undefined ? [] : [body.disabled ? 'disable' : 'enable']),
@@ -82,7 +91,7 @@ export const accountOperations = [
         via: actor.via,
         action: 'account',
         target: account.name,
-        detail: { change: changes.join(','), roles: account.roles, disabled: account.disabled },
+        detail: { change: changes.join(','), roles: account.roles, disabled: account.disabled, ...grants },
       });
       return account;
     },
