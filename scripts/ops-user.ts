@@ -109,7 +109,8 @@ async function main() {
     log: (m) => console.error(m),
   });
   const accounts = opsAccountsOf(store);
-  // The operator at the shell, as `npm run import` names them.
+  // The operator at the shell, as `npm run import` names them: the actor of the audit rows, and the creator of an
+  // account, the grantor of its roles and the setter of its password (four eyes).
   const who = userInfo().username;
   const audit = (target: string, detail: Record<string, unknown>) =>
     recordOpsEvent(store, { actor: who, via: 'shell', action: 'account', target, detail });
@@ -119,8 +120,8 @@ async function main() {
         const roles = rolesOf(values.role);
         if (await accounts.account(account)) fail(`An account named ${account} already exists.`);
         const password = await newPassword(values['password-stdin']);
-        const added = await addAccount(accounts, { name: account, roles, password });
-        await audit(added.name, { change: 'add', roles: added.roles });
+        const added = await addAccount(accounts, { name: account, roles, password }, who);
+        await audit(added.name, { change: 'add', roles: added.roles, granted: added.roles, grantedBy: who });
         console.log(`Added ${added.name} (${added.roles.join(', ')}) by ${who}.`);
         break;
       }
@@ -146,12 +147,19 @@ async function main() {
             : command === 'password'
               ? { password: await newPassword(values['password-stdin']) }
               : { disabled: command === 'disable' };
-        const changed = await changeAccount(accounts, account, change);
-        if (!changed) fail(`There is no account named ${account}.`);
+        const before = await accounts.account(account);
+        const changed = await changeAccount(accounts, account, change, who);
+        if (!before || !changed) fail(`There is no account named ${account}.`);
+        const grants = command === 'set-role' && {
+          granted: changed.roles.filter((role) => !before.roles.includes(role)),
+          revoked: before.roles.filter((role) => !changed.roles.includes(role)),
+          grantedBy: who,
+        };
         await audit(changed.name, {
           change: command === 'set-role' ? 'roles' : command,
           roles: changed.roles,
           disabled: changed.disabled,
+          ...grants,
         });
         console.log(
           `${changed.name}: ${command === 'password' ? 'password set' : `${changed.roles.join(', ')}, ${changed.disabled ? 'disabled' : 'active'}`}.`,

@@ -35,6 +35,15 @@ export const opsAccountName = z
   .regex(OPS_ACCOUNT_NAME_PATTERN, 'must be 2–63 characters: lower-case letters, digits, dot, dash, underscore')
   .meta({ description: 'Lower-case letters, digits, dot, dash and underscore; 2–63 characters.', example: 'alice' });
 
+/** How an API key acts on the desk and is named in the audit trail: `key:<holder>` (no account name holds a colon). */
+export const keyActorName = (holder: string) => `key:${holder}`;
+
+/**
+ * The person behind an actor's name, for four eyes and "only the maker": an account and the API keys issued to
+ * the same holder are one person (`alice`, `key:alice` and `key:Alice` are all alice).
+ */
+export const personOf = (actor: string) => actor.replace(/^key:/, '').normalize('NFKC').trim().toLowerCase();
+
 export const OPS_PASSWORD_MIN_LENGTH = 12;
 export const OPS_PASSWORD_MAX_LENGTH = 256;
 /** A new password: long rather than complicated (NIST SP 800-63B); whitespace is kept as typed. */

@@ -15,8 +15,11 @@ export interface OpsSessionCookie {
   headers: Record<string, string>;
 }
 
+/** The shell user the tests' accounts are created by (as `npm run ops-user` would record). */
+export const OPS_TEST_CREATOR = 'test-setup';
+
 export async function createOpsAccount(app: FastifyInstance, name: string, roles: OpsRole[], password = OPS_PASSWORD) {
-  return addAccount(app.opsAccounts, { name, roles, password });
+  return addAccount(app.opsAccounts, { name, roles, password }, OPS_TEST_CREATOR);
 }
 
 /** The `name=value` of the response's session cookie (Set-Cookie), or undefined. */

@@ -19,6 +19,7 @@ import type {
   VersionSummary,
   VersionsQuery,
 } from '../../contract/ops-changes';
+import { personOf } from '../../contract/ops-auth';
 
 // The operations desk's engine: what the /v1/ops routes, the import command and the benchmark call. It owns
 // the change's life (stage → staged → approved → published, or rejected / discarded / expired), the
@@ -31,6 +32,21 @@ export interface OpsActor {
   name: string;
   roles: OpsRole[];
   via: OpsVia;
+  /** Who stands behind this account or key (four eyes); absent for the command line and the engine's own callers. */
+  provenance?: OpsProvenance;
+}
+
+/**
+ * Who made an account or key what it is: an ops account's name or the shell user of `npm run ops-user`
+ * (`scripts/api-key.ts` for a key); null where it was not recorded.
+ */
+export interface OpsProvenance {
+  /** Who created the account (a key: who issued it). */
+  createdBy: string | null;
+  /** Who last set the account's password (someone who could sign in as it). */
+  passwordSetBy: string | null;
+  /** Who granted each of its roles. */
+  grantedBy: Partial<Record<OpsRole, string | null>>;
 }
 
 export interface StageInput {
@@ -74,7 +90,8 @@ export interface ChangeDesk {
   allProblems(id: string): AsyncIterable<ValidationProblem>;
   diff(id: string, query: DiffQuery): Promise<OpsPage<DiffEntry>>;
   /**
-   * Checker role, not the change's maker (OwnChangeError, whatever the roles). Publishes atomically against
+   * Checker role, not the change's maker (OwnChangeError, whatever the roles or identity) nor an identity the
+   * maker stands behind (MakerVouchedError; checkFourEyes). Publishes atomically against
    * the data version the change was diffed from; when that is no longer served the change is re-diffed
    * (status staged again) and StaleChangeError thrown. Over the removal guard without confirmRemovals:
    * RemovalsNotConfirmedError.
@@ -139,6 +156,13 @@ export class OwnChangeError extends DeskError {
   }
 }
 
+/** 403: the approver's account or key, its password or its checker role came from the change's maker. */
+export class MakerVouchedError extends DeskError {
+  constructor(approver: string, reason: string) {
+    super(`${approver} cannot approve this change: its maker ${reason}; another checker must`, 403, 'maker-vouched');
+  }
+}
+
 /** 409: the change is not in a state that allows the action (already published, rejected, …; or has errors). */
 export class WrongStateError extends DeskError {
   constructor(message: string) {
@@ -176,3 +200,25 @@ export class RemovalsNotConfirmedError extends DeskError {
 }
 
 export const hasRole = (actor: OpsActor, role: OpsRole) => actor.roles.includes(role);
+
+/** Whether the actor is the person named (an account and the keys issued to its holder are one person). */
+export const isPerson = (actor: OpsActor, name: string) => personOf(actor.name) === personOf(name);
+
+/**
+ * Four eyes: the approver is another person than the change's maker (OwnChangeError), and not an identity the
+ * maker stands behind (MakerVouchedError): an account the maker created or set the password of (so could sign
+ * in as), a key the maker issued, a checker role the maker granted.
+ */
+export function checkFourEyes(approver: OpsActor, maker: string) {
+  if (isPerson(approver, maker)) throw new OwnChangeError();
+  const provenance = approver.provenance;
+  if (!provenance) return;
+  const key = approver.via === 'api-key';
+  const reasons: [string | null | undefined, string][] = [
+    [provenance.createdBy, key ? 'issued this key' : 'created this account'],
+    [provenance.passwordSetBy, "set this account's password"],
+    [provenance.grantedBy.checker, 'granted this checker role'],
+  ];
+  const found = reasons.find(([by]) => typeof by === 'string' && personOf(by) === personOf(maker));
+  if (found) throw new MakerVouchedError(approver.name, found[1]);
+}

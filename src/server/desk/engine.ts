@@ -38,12 +38,13 @@ import { stage, type ServedInput, type StagedAgainst } from './stage-in-worker';
 import {
   DeskError,
   NotFoundError,
-  OwnChangeError,
   RemovalsNotConfirmedError,
   RoleRequiredError,
   StaleChangeError,
   WrongStateError,
+  checkFourEyes,
   hasRole,
+  isPerson,
   type ChangeDesk,
   type OpsActor,
   type OpsEvent,
@@ -531,8 +532,9 @@ export class DeskEngine implements ChangeDesk {
   async approve(actor: OpsActor, id: string, body: ApproveBody): Promise<ChangeSummary> {
     if (!hasRole(actor, 'checker')) throw new RoleRequiredError('checker', 'approving a change');
     const row = await this.row(id);
-    // Four eyes: the maker never approves their own change, whatever roles they hold.
-    if (row.staged_by === actor.name) throw new OwnChangeError();
+    // Four eyes: the maker never approves their own change, whatever roles they hold or identity they use, nor
+    // does an identity the maker stands behind.
+    checkFourEyes(actor, String(row.staged_by));
     return this.publish(actor, row, body, { comment: body.comment });
   }
 
@@ -667,7 +669,7 @@ export class DeskEngine implements ChangeDesk {
 
   async discard(actor: OpsActor, id: string): Promise<ChangeSummary> {
     const row = await this.row(id);
-    if (row.staged_by !== actor.name && !hasRole(actor, 'admin'))
+    if (!isPerson(actor, String(row.staged_by)) && !hasRole(actor, 'admin'))
       throw new DeskError('only the maker of a change (or an admin) can discard it', 403, 'not-your-change');
     if (!(await this.transition(id, ['staged', 'failed'], 'discarded', { decided_by: actor.name, decided_at: now() })))
       throw new WrongStateError(`the change is ${String(row.status)}, not staged`);

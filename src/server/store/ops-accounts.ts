@@ -18,7 +18,24 @@ export interface OpsAccountRecord {
   disabled: boolean;
   createdAt: number;
   updatedAt: number;
+  /**
+   * Who created the account: an ops account's name (the admin's route) or the shell user (`npm run ops-user`);
+   * null for an account created before this was recorded.
+   */
+  createdBy: string | null;
+  /** Who last set its password (its creator at first); null before this was recorded. */
+  passwordSetBy: string | null;
+  /** Each role's grant: who granted it and when (null for a role granted before this was recorded). */
+  grants: Partial<Record<OpsRole, RoleGrant>>;
 }
+
+export interface RoleGrant {
+  by: string | null;
+  at: number | null;
+}
+
+/** A new account: its creator grants its roles and sets its first password. */
+export type NewOpsAccount = Omit<OpsAccountRecord, 'updatedAt' | 'passwordSetBy' | 'grants'> & { createdBy: string };
 
 export interface OpsSessionRecord {
   /** SHA-256 (hex) of the session token the cookie carries; the token itself is never stored. */
@@ -30,6 +47,9 @@ export interface OpsSessionRecord {
 }
 
 export interface AccountChange {
+  /** Who makes the change: the grantor of roles the account did not hold, the setter of the password. */
+  by: string;
+  /** The roles it holds from now on; a role it keeps keeps its grant. */
   roles?: OpsRole[];
   disabled?: boolean;
   passwordHash?: string;
@@ -45,7 +65,7 @@ export class AccountExistsError extends Error {
 
 export interface OpsAccountStore {
   /** Throws AccountExistsError when the name is taken. */
-  addAccount(account: Omit<OpsAccountRecord, 'updatedAt'>): Promise<void>;
+  addAccount(account: NewOpsAccount): Promise<void>;
   account(name: string): Promise<OpsAccountRecord | null>;
   accounts(): Promise<OpsAccountRecord[]>;
   /** False when there is no such account. A disabled account, or a new password, ends its sessions. */
@@ -68,4 +88,32 @@ export function opsAccountsOf(store: LookupStore): OpsAccountStore {
 }
 
 export const rolesToText = (roles: readonly OpsRole[]) => [...new Set(roles)].join(' ');
-export const rolesFromText = (text: string) => text.split(' ').filter(Boolean) as OpsRole[];
+const rolesFromText = (text: string) => text.split(' ').filter(Boolean) as OpsRole[];
+
+/**
+ * An account row as either engine reads it (SQLite: 0/1 and numbers, grants as JSON text; PostgreSQL: booleans,
+ * bigints as text, grants as parsed JSON or null), with its role grants as one object role → {by, at}.
+ */
+export interface AccountRow {
+  name: string;
+  roles: string;
+  password_hash: string;
+  disabled: number | boolean;
+  created_at: number | string;
+  updated_at: number | string;
+  created_by: string | null;
+  password_set_by: string | null;
+  grants: string | Record<string, RoleGrant> | null;
+}
+
+export const toAccount = (row: AccountRow): OpsAccountRecord => ({
+  name: row.name,
+  roles: rolesFromText(row.roles),
+  passwordHash: row.password_hash,
+  disabled: Boolean(row.disabled),
+  createdAt: Number(row.created_at),
+  updatedAt: Number(row.updated_at),
+  createdBy: row.created_by,
+  passwordSetBy: row.password_set_by,
+  grants: (typeof row.grants === 'string' ? JSON.parse(row.grants) : row.grants) ?? {},
+});

@@ -59,6 +59,8 @@ const apiKeysFile = z.object({
         correspondents: z.array(correspondentId).default([]),
         /** Ops roles (maker, checker, admin): the key may act on the operations desk (/v1/ops) with them. */
         opsRoles: z.array(opsRole).default([]),
+        /** Who issued the key (scripts/api-key.ts: the shell user): a change they make is not approved with it. */
+        issuedBy: z.string().min(1).optional(),
       })
       .refine((k) => k.correspondents.length > 0 || k.opsRoles.length > 0, 'give correspondents, opsRoles or both'),
   ),
@@ -84,9 +86,14 @@ export function loadApiKeys(file: string): Map<string, Set<string>> {
   );
 }
 
-/** Every key of API_KEYS_FILE with its holder and ops roles ("opsRoles": ["checker"]; none for a lookup key). */
+/**
+ * Every key of API_KEYS_FILE with its holder, ops roles ("opsRoles": ["checker"]; none for a lookup key) and
+ * issuer.
+ */
 export function loadOpsApiKeys(file: string): Map<string, OpsApiKey> {
-  return new Map(readApiKeysFile(file).map((k) => [k.sha256, { holder: k.holder, roles: k.opsRoles }]));
+  return new Map(
+    readApiKeysFile(file).map((k) => [k.sha256, { holder: k.holder, roles: k.opsRoles, issuedBy: k.issuedBy }]),
+  );
 }
 
 function bearerKey(request: FastifyRequest): string | undefined {

@@ -5,10 +5,13 @@ import * as cookie from 'cookie';
 import {
   canonicalAccountName,
   CSRF_HEADER,
+  keyActorName,
   type OpsRole,
   type OpsSession,
   type SignInBody,
 } from '../../../contract/ops-auth';
+import { provenanceOf } from '../../desk/accounts';
+import type { OpsProvenance } from '../../desk/desk';
 import { decoyHash, verifyPassword } from '../../desk/passwords';
 import { ProblemError } from '../../problems';
 import type { OpsAccountStore } from '../../store/ops-accounts';
@@ -34,12 +37,16 @@ export interface OpsActor {
   name: string;
   roles: OpsRole[];
   via: 'session' | 'api-key';
+  /** Who created the account or issued the key, set its password, granted its roles (four eyes). */
+  provenance?: OpsProvenance;
 }
 
 /** An API_KEYS_FILE entry's ops side: who holds the key and its ops roles (plugins/app/access.ts). */
 export interface OpsApiKey {
   holder: string;
   roles: OpsRole[];
+  /** Who issued it (scripts/api-key.ts writes the shell user), when the entry says. */
+  issuedBy?: string;
 }
 
 /** An ops event for the audit trail (sign-in, failed sign-in, sign-out, account changes). */
@@ -355,7 +362,12 @@ export default fp(
             'This API key carries no ops roles; it cannot be used on the operations desk.',
           );
         }
-        request.opsActor = { name: `key:${entry.holder}`, roles: entry.roles, via: 'api-key' };
+        request.opsActor = {
+          name: keyActorName(entry.holder),
+          roles: entry.roles,
+          via: 'api-key',
+          provenance: { createdBy: entry.issuedBy ?? null, passwordSetBy: null, grantedBy: {} },
+        };
         return;
       }
       if (unsafe) refuseCrossSite(request);
@@ -401,7 +413,12 @@ export default fp(
         }
       }
       if (at - session.lastSeenAt >= TOUCH_EVERY_MS) await accounts.touchSession(tokenSha256, at);
-      request.opsActor = { name: account.name, roles: account.roles, via: 'session' };
+      request.opsActor = {
+        name: account.name,
+        roles: account.roles,
+        via: 'session',
+        provenance: provenanceOf(account),
+      };
     });
   },
   { name: 'ops-auth' },

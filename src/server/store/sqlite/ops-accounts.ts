@@ -1,25 +1,20 @@
 import type Database from 'better-sqlite3';
 import {
   AccountExistsError,
-  rolesFromText,
   rolesToText,
+  toAccount,
+  type AccountRow,
   type AccountChange,
+  type NewOpsAccount,
   type OpsAccountRecord,
   type OpsAccountStore,
   type OpsSessionRecord,
 } from '../ops-accounts';
 
-// Ops accounts and sessions in the SQLite file (migration 008-ops-accounts.sql). better-sqlite3 is
-// synchronous and every statement here touches one small row: no transaction spans an await.
+// Ops accounts and sessions in the SQLite file (migrations 008-ops-accounts.sql, 012-ops-account-grants.sql).
+// better-sqlite3 is synchronous and every statement here touches a few small rows: no transaction spans an
+// await.
 
-interface AccountRow {
-  name: string;
-  roles: string;
-  password_hash: string;
-  disabled: number;
-  created_at: number;
-  updated_at: number;
-}
 interface SessionRow {
   token_sha256: string;
   account: string;
@@ -28,14 +23,10 @@ interface SessionRow {
   last_seen_at: number;
 }
 
-const toAccount = (row: AccountRow): OpsAccountRecord => ({
-  name: row.name,
-  roles: rolesFromText(row.roles),
-  passwordHash: row.password_hash,
-  disabled: row.disabled === 1,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
+/** An account's columns with its role grants as one JSON object ({} when none). */
+const ACCOUNT_COLUMNS = `a.name, a.roles, a.password_hash, a.disabled, a.created_at, a.updated_at, a.created_by,
+  a.password_set_by, (SELECT json_group_object(g.role, json_object('by', g.granted_by, 'at', g.granted_at))
+  FROM ops_role_grants g WHERE g.account = a.name) AS grants`;
 const toSession = (row: SessionRow): OpsSessionRecord => ({
   tokenSha256: row.token_sha256,
   account: row.account,
@@ -47,30 +38,43 @@ const toSession = (row: SessionRow): OpsSessionRecord => ({
 export class SqliteOpsAccounts implements OpsAccountStore {
   constructor(private readonly db: Database.Database) {}
 
-  async addAccount(account: Omit<OpsAccountRecord, 'updatedAt'>): Promise<void> {
-    const result = this.db
-      .prepare(
-        `INSERT INTO ops_accounts (name, roles, password_hash, disabled, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
-      )
-      .run(
-        account.name,
-        rolesToText(account.roles),
-        account.passwordHash,
-        account.disabled ? 1 : 0,
-        account.createdAt,
-        account.createdAt,
-      );
-    if (result.changes === 0) throw new AccountExistsError(account.name);
+  async addAccount(account: NewOpsAccount): Promise<void> {
+    this.db.transaction(() => {
+      const result = this.db
+        .prepare(
+          `INSERT INTO ops_accounts (name, roles, password_hash, disabled, created_at, updated_at, created_by,
+             password_set_by)
+           VALUES (@name, @roles, @passwordHash, @disabled, @createdAt, @createdAt, @createdBy, @createdBy)
+           ON CONFLICT (name) DO NOTHING`,
+        )
+        .run({
+          ...account,
+          roles: rolesToText(account.roles),
+          disabled: account.disabled ? 1 : 0,
+        });
+      if (result.changes === 0) throw new AccountExistsError(account.name);
+      this.grant(account.name, account.roles, account.createdBy, account.createdAt);
+    })();
+  }
+
+  private grant(account: string, roles: readonly string[], by: string, at: number) {
+    const insert = this.db.prepare(
+      `INSERT INTO ops_role_grants (account, role, granted_by, granted_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (account, role) DO NOTHING`,
+    );
+    for (const role of new Set(roles)) insert.run(account, role, by, at);
   }
 
   async account(name: string): Promise<OpsAccountRecord | null> {
-    const row = this.db.prepare('SELECT * FROM ops_accounts WHERE name = ?').get(name) as AccountRow | undefined;
+    const row = this.db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM ops_accounts a WHERE a.name = ?`).get(name) as
+      AccountRow | undefined;
     return row ? toAccount(row) : null;
   }
 
   async accounts(): Promise<OpsAccountRecord[]> {
-    return (this.db.prepare('SELECT * FROM ops_accounts ORDER BY name').all() as AccountRow[]).map(toAccount);
+    return (this.db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM ops_accounts a ORDER BY a.name`).all() as AccountRow[]).map(
+      toAccount,
+    );
   }
 
   async updateAccount(name: string, change: AccountChange, now: number): Promise<boolean> {
@@ -78,15 +82,27 @@ export class SqliteOpsAccounts implements OpsAccountStore {
       const sets: string[] = ['updated_at = @now'];
       if (change.roles) sets.push('roles = @roles');
       if (change.disabled !== undefined) sets.push('disabled = @disabled');
-      if (change.passwordHash) sets.push('password_hash = @passwordHash');
+      if (change.passwordHash) sets.push('password_hash = @passwordHash', 'password_set_by = @by');
       const result = this.db.prepare(`UPDATE ops_accounts SET ${sets.join(', ')} WHERE name = @name`).run({
         name,
         now,
         roles: change.roles ? rolesToText(change.roles) : null,
         disabled: change.disabled ? 1 : 0,
         passwordHash: change.passwordHash ?? null,
+        by: change.by,
       });
       if (result.changes === 0) return false;
+      if (change.roles) {
+        // A role taken away loses its grant; a role kept keeps it; a role new to the account is granted now.
+        const kept = new Set<string>(change.roles);
+        const held = this.db
+          .prepare('SELECT role FROM ops_role_grants WHERE account = ?')
+          .pluck()
+          .all(name) as string[];
+        const revoke = this.db.prepare('DELETE FROM ops_role_grants WHERE account = ? AND role = ?');
+        for (const role of held) if (!kept.has(role)) revoke.run(name, role);
+        this.grant(name, change.roles, change.by, now);
+      }
       if (change.disabled || change.passwordHash)
         this.db.prepare('DELETE FROM ops_sessions WHERE account = ?').run(name);
       return true;
@@ -104,13 +120,13 @@ export class SqliteOpsAccounts implements OpsAccountStore {
   async session(tokenSha256: string): Promise<{ session: OpsSessionRecord; account: OpsAccountRecord } | null> {
     const row = this.db
       .prepare(
-        `SELECT s.token_sha256, s.account, s.csrf_token, s.created_at, s.last_seen_at, a.name, a.roles,
-                a.password_hash, a.disabled, a.created_at AS account_created_at, a.updated_at
+        `SELECT s.token_sha256, s.account, s.csrf_token, s.created_at AS session_created_at, s.last_seen_at,
+                ${ACCOUNT_COLUMNS}
          FROM ops_sessions s JOIN ops_accounts a ON a.name = s.account WHERE s.token_sha256 = ?`,
       )
-      .get(tokenSha256) as (SessionRow & AccountRow & { account_created_at: number }) | undefined;
+      .get(tokenSha256) as (SessionRow & AccountRow & { session_created_at: number }) | undefined;
     if (!row) return null;
-    return { session: toSession(row), account: toAccount({ ...row, created_at: row.account_created_at }) };
+    return { session: toSession({ ...row, created_at: row.session_created_at }), account: toAccount(row) };
   }
 
   async touchSession(tokenSha256: string, now: number): Promise<void> {

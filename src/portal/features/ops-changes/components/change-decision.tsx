@@ -11,7 +11,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { type OpsRole } from '../../../../contract/ops-auth';
+import { personOf, type OpsRole } from '../../../../contract/ops-auth';
 import {
   approveBody,
   rejectBody,
@@ -29,13 +29,15 @@ type RejectValues = z.input<typeof rejectBody>;
 /**
  * What can be done with a staged change, by whom: a checker who did not stage it approves (with a comment;
  * over the removal guard only with the explicit confirmation) or rejects (with a reason); its maker may
- * discard it. The maker of a change never approves it (four eyes): the screen says so, and the API refuses.
+ * discard it. The maker of a change never approves it (four eyes): the screen says so, and the API refuses (also
+ * an approver the maker created, set the password of or made a checker: the API's answer says so).
  */
 export function ChangeDecision({ change, user }: { change: ChangeDetail; user: { name: string; roles: OpsRole[] } }) {
   const { t } = useTranslation();
   const open = change.status === 'staged' || change.status === 'stale';
   if (!open) return null;
-  const own = change.stagedBy === user.name;
+  // The person, not the name: a change staged with a key issued to this account's holder is theirs too.
+  const own = personOf(change.stagedBy) === personOf(user.name);
   const checker = user.roles.includes('checker');
   return (
     <Paper variant="outlined" component="section" aria-labelledby="decision-title" sx={{ p: 2 }}>

@@ -12,7 +12,9 @@ import { AccountExistsError } from '../../../store/ops-accounts';
 import { defineOpsOperation } from './ops-operation';
 
 // The admin's account management (the same as `npm run ops-user`, desk/accounts.ts). Every change is audited
-// (action "account"); passwords go in, never out.
+// (action "account", with the roles granted and taken away and who by); passwords go in, never out. The admin
+// acting is recorded as the account's creator, the grantor of its new roles and the setter of its password: an
+// approver an admin stands behind cannot approve that admin's changes (four eyes, desk.ts).
 
 /** A password the policy refuses (desk/password-policy.ts) is a 400 on the body's password, like a short one. */
 function asProblem(error: unknown): unknown {
@@ -21,6 +23,7 @@ function asProblem(error: unknown): unknown {
   }
   return error;
 }
+
 export const accountOperations = [
   defineOpsOperation({
     method: 'GET',
@@ -46,13 +49,13 @@ export const accountOperations = [
     errors: [{ status: 409, description: 'Conflict: an account of that name exists.' }],
     async handle({ app, request, actor, body }) {
       try {
-        const account = await addAccount(app.opsAccounts, body, app.opsAuth.now());
+        const account = await addAccount(app.opsAccounts, body, actor.name, app.opsAuth.now());
         await app.opsAuth.record(request, {
           actor: actor.name,
           via: actor.via,
           action: 'account',
           target: account.name,
-          detail: { change: 'add', roles: account.roles },
+          detail: { change: 'add', roles: account.roles, granted: account.roles, grantedBy: actor.name },
         });
         return account;
       } catch (error) {
@@ -79,10 +82,18 @@ export const accountOperations = [
       if (params.name === actor.name && (body.disabled === true || (body.roles && !body.roles.includes('admin')))) {
         throw new ProblemError('conflict', 'An admin cannot disable their own account or drop their own admin role.');
       }
-      const account = await changeAccount(app.opsAccounts, params.name, body, app.opsAuth.now()).catch((error) => {
-        throw asProblem(error);
-      });
+      const before = await app.opsAccounts.account(params.name);
+      const account =
+        before &&
+        (await changeAccount(app.opsAccounts, params.name, body, actor.name, app.opsAuth.now()).catch((error) => {
+          throw asProblem(error);
+        }));
       if (!account) throw new ProblemError('notFound', `There is no ops account named ${params.name}.`);
+      const grants = body.roles && {
+        granted: account.roles.filter((role) => !before.roles.includes(role)),
+        revoked: before.roles.filter((role) => !account.roles.includes(role)),
+        grantedBy: actor.name,
+      };
       const changes = [
         ...(body.roles ? ['roles'] : []),
         ...(body.disabled === undefined ? [] : [body.disabled ? 'disable' : 'enable']),
@@ -93,7 +104,7 @@ export const accountOperations = [
         via: actor.via,
         action: 'account',
         target: account.name,
-        detail: { change: changes.join(','), roles: account.roles, disabled: account.disabled },
+        detail: { change: changes.join(','), roles: account.roles, disabled: account.disabled, ...grants },
       });
       return account;
     },

@@ -289,7 +289,7 @@ export const changeOperations = [
     path: '/v1/ops/changes/{id}/approve',
     summary: 'Approve and publish (checker; never the change’s maker)',
     description:
-      'Publishes atomically. 403 for the change’s maker whatever their roles; 409 when the published data changed since the diff (the change is re-diffed: review and approve again); 422 when over the removal guard without confirmRemovals: true.',
+      'Publishes atomically. 403 for the change’s maker whatever their roles or identity (an account and the keys issued to its holder are one person), and for a checker the maker created, set the password of or made a checker; 409 when the published data changed since the diff (the change is re-diffed: review and approve again); 422 when over the removal guard without confirmRemovals: true.',
     access: 'checker',
     params: changeId,
     body: approveBody,
