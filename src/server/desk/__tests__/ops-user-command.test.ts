@@ -64,8 +64,15 @@ describe.each(testEngines())('npm run ops-user (%s)', (engine) => {
       [shellUser, 'shell', 'account', 'carol', 'disable'],
       [shellUser, 'shell', 'account', 'carol', 'enable'],
     ]);
-    expect(audit[0].detail).toEqual({ change: 'add', roles: ['maker'] });
-    expect(audit[1].detail).toEqual({ change: 'roles', roles: ['checker', 'maker'], disabled: false });
+    expect(audit[0].detail).toEqual({ change: 'add', roles: ['maker'], granted: ['maker'], grantedBy: shellUser });
+    expect(audit[1].detail).toEqual({
+      change: 'roles',
+      roles: ['checker', 'maker'],
+      disabled: false,
+      granted: ['checker'],
+      revoked: [],
+      grantedBy: shellUser,
+    });
     expect(audit[3].detail).toEqual({ change: 'disable', roles: ['checker', 'maker'], disabled: true });
     // Never the password.
     expect(JSON.stringify(audit)).not.toMatch(/horse|pass phrase|scrypt/);
