@@ -17,6 +17,12 @@ export const codeKind = z.enum(['branch', 'bank', 'agent']).meta({
 });
 export type CodeKind = z.infer<typeof codeKind>;
 
+/**
+ * The two checks of a code below (its characters; at least one letter or digit) as the one pattern the document
+ * gives; the OpenAPI test holds the two to the same answers.
+ */
+const CODE_PATTERN = /^[A-Za-z0-9 \t]*[A-Za-z0-9][A-Za-z0-9 \t]*$/;
+
 export const codePathParams = z.strictObject({
   code: z
     .string({ error: 'is required' })
@@ -27,6 +33,7 @@ export const codePathParams = z.strictObject({
     .meta({
       description: `Any code: an IFSC (any case, spaces allowed), a Bangladesh routing number, a bank code, or an agent code; at most ${MAX_CODE_LENGTH} characters.`,
       example: 'abhy 0065 002',
+      override: { type: 'string', minLength: 1, maxLength: MAX_CODE_LENGTH, pattern: CODE_PATTERN.source },
     }),
 });
 export const codeQuery = z.strictObject({});

@@ -70,11 +70,13 @@ export const pageSizeParam = digitsInteger('Page size, 1 to 1000; default 50.', 
 
 export const receivingCountriesQuery = z.strictObject({});
 
+/** The lists GET /v1/types gives (`filter`): a closed set, so the document lists it as an enum. */
+const TYPE_FILTERS: readonly string[] = ['delivery-modes'];
+
 export const deliveryModesQuery = z.strictObject({
-  filter: queryString('Which type list to return; only "delivery-modes" exists.').refine(
-    (value) => value === 'delivery-modes',
-    'must be "delivery-modes"',
-  ),
+  filter: queryString('Which type list to return; only "delivery-modes" exists.')
+    .refine((value) => TYPE_FILTERS.includes(value), 'must be "delivery-modes"')
+    .meta({ description: 'Which type list to return; only "delivery-modes" exists.', enum: [...TYPE_FILTERS] }),
 });
 
 export const statesQuery = z.strictObject({ receivingCountry: receivingCountryParam });

@@ -36,9 +36,15 @@ export const WITHOUT_CONTROL_CHARACTERS = new RegExp(`^[^${CONTROL_RANGE}]*$`);
 
 /** Free text matched with a contains operation: 1–100 characters, wildcards taken literally. */
 export function freeText(description: string) {
+  // Characters as the document's maxLength counts them (code points: an emoji is one, not two UTF-16 units),
+  // counted only when the cheap count is over; and a pattern rather than a refine for the control characters, so
+  // the document refuses what the server refuses.
   return queryString(description)
-    .max(MAX_TEXT_LENGTH, `must be at most ${MAX_TEXT_LENGTH} characters`)
-    .refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters')
+    .refine(
+      (value) => value.length <= MAX_TEXT_LENGTH || [...value].length <= MAX_TEXT_LENGTH,
+      `must be at most ${MAX_TEXT_LENGTH} characters`,
+    )
+    .regex(WITHOUT_CONTROL_CHARACTERS, 'must not contain control characters')
     .meta({ description, maxLength: MAX_TEXT_LENGTH });
 }
 

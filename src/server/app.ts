@@ -295,6 +295,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', wellFormedQueryEscapes);
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    // An error answer is not the data a handler had begun to answer with: no ETag of it, and a data version
+    // only on a 404 of a by-id lookup (the version that does not hold the id).
+    reply.removeHeader('etag');
+    if (!(error instanceof ProblemError && error.kind === 'notFound')) reply.removeHeader('x-data-version');
     if (error instanceof StoreUnavailableError) {
       // The database is down or too slow: tell the client when to retry; the pool reconnects by itself.
       request.log.warn({ err: error }, 'store unavailable');

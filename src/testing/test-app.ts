@@ -8,6 +8,7 @@ import { SqliteStore } from '../server/store/sqlite/sqlite-store';
 import { PgStore, type PgStoreOptions } from '../server/store/postgres/pg-store';
 import type { LookupStore } from '../server/store/store';
 import { createDatabase, dropDatabase, uniqueName } from './postgres';
+import { checkEveryAnswer } from './openapi-check';
 
 export const FINANCIAL_ID = 'AB12CD';
 export const LOOKUP_HEADERS = { 'x-fapi-financial-id': FINANCIAL_ID };
@@ -75,6 +76,8 @@ export async function createTestApp(options: Partial<AppOptions> & { engine?: Te
   const { engine = 'sqlite', ...appOptions } = options;
   const store = appOptions.store ?? (await openTestStore(engine, dir));
   const app = await buildApp({ searchIndexBuild: 'inline', ...appOptions, store });
+  // Every answer a test sees holds to the OpenAPI document (status, headers, body), or the request fails.
+  checkEveryAnswer(app);
   return {
     app,
     store,

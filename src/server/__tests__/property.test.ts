@@ -4,12 +4,15 @@ import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aliveResponse, MAX_INT32, MAX_TEXT_LENGTH, problem, readyResponse } from '../../contract';
 import { createTestApp, FINANCIAL_ID, type TestApp } from '../../testing/test-app';
+import { expectDocumented } from '../../testing/openapi-check';
 import { DEFAULT_LIMITS } from '../plugins/app/limits';
 import { OPERATIONS, type OperationPath } from '../routes/v1';
 
 // Property-based suite: generated query strings and headers against every endpoint. Whatever is sent, the
 // answer is 200 with a body valid against the endpoint's contract, or a 400 problem (404 on unknown
-// paths, 414 past the documented URL limit), never a 500 and never a hang.
+// paths, 414 past the documented URL limit), never a 500 and never a hang; and every answer holds to the
+// OpenAPI document (status, headers, body: src/testing/openapi-check.ts, through the test app's inject and here
+// over HTTP).
 
 interface Endpoint {
   path: string;
@@ -396,19 +399,26 @@ describe('generated requests over real HTTP', () => {
   });
   afterAll(() => agent.destroy());
 
-  /** node:http sends the request target byte for byte, so broken %-escapes reach the server as generated. */
+  /**
+   * node:http sends the request target byte for byte, so broken %-escapes reach the server as generated. Each
+   * answer is held to the OpenAPI document as it arrives, as the test app's inject does for the suite above.
+   */
   const get = (url: string, given: Record<string, string>) =>
     new Promise<Answer>((resolve, reject) => {
       const request = httpRequest({ host: '127.0.0.1', port, path: url, headers: given, agent }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            contentType: String(response.headers['content-type']),
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
+        response.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const status = response.statusCode ?? 0;
+          try {
+            expectDocumented({ method: 'GET', url, status, headers: response.headers, body });
+          } catch (error) {
+            reject(error as Error);
+            return;
+          }
+          resolve({ status, contentType: String(response.headers['content-type']), body: body.toString('utf8') });
+        });
       });
       request.on('error', reject);
       request.end();

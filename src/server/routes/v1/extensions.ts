@@ -26,6 +26,7 @@ import { defineOperation } from './operation';
 export const extensionOperations = [
   defineOperation({
     path: '/v1/codes/{code}',
+    operationId: 'findByCode',
     summary: 'Find by code (extension)',
     description:
       "Any code a customer brings: an IFSC (any case, spaces allowed), a Bangladesh routing number, a bank code (India, Bangladesh, Nigeria) or an agent code. Answers every match (a code may be of two kinds), each branch or bank with the delivery-mode-04 head offices that pay into its bank; no match is 200 with an empty list and the formats the code was tried as. A well-formed IFSC the data set does not hold is checked against Razorpay's IFSC list (`issuedIfsc`).",
@@ -35,6 +36,7 @@ export const extensionOperations = [
     params: codePathParams,
     response: codeLookupResponse,
     partnerData: true,
+    dataVersion: true,
     async handle({ app, request, reply, params: { code } }) {
       const index = app.searchIndex.index(request);
       reply.header('x-data-version', index.version);
@@ -65,6 +67,7 @@ export const extensionOperations = [
   }),
   defineOperation({
     path: '/v1/banks/browse',
+    operationId: 'browseBankBranches',
     summary: 'Browse bank branches (extension)',
     description:
       "The branch finder's parameters plus `state` and `city`: the page of branches, and the facets to narrow it — the head office's banks, the states of the chosen bank, the cities (Bangladesh: districts) of the chosen state — each with its branch count, which is the `totalItems` of the narrower answer.",
@@ -73,6 +76,7 @@ export const extensionOperations = [
     rules: all(branchRules, stateOfCountry),
     response: browseResponse,
     partnerData: true,
+    dataVersion: true,
     async handle({ app, request, reply, query }) {
       const index = app.searchIndex.index(request);
       reply.header('x-data-version', index.version);
@@ -85,6 +89,7 @@ export const extensionOperations = [
   }),
   defineOperation({
     path: '/v1/banks/branches/{branchId}',
+    operationId: 'getBankBranch',
     summary: 'One bank branch in full (extension)',
     description:
       "Every field the data set holds of one branch, by its `branchId` (the id every branch answer gives; stable across imports): the code under the country's name for it (`branchCodeName`: IFSC, Routing number), MICR, SWIFT, contact and the rails (NEFT, RTGS, IMPS, UPI) where held, and the delivery-mode-04 head offices that pay into its bank. An id the data set does not hold is a 404.",
@@ -93,6 +98,8 @@ export const extensionOperations = [
     params: branchPathParams,
     response: branchDetailResponse,
     partnerData: true,
+    dataVersion: true,
+    errors: [{ status: 404, description: 'Not Found: the data served now holds no branch with this id.' }],
     async handle({ app, request, reply, params: { branchId } }) {
       const index = app.searchIndex.index(request);
       reply.header('x-data-version', index.version);

@@ -16,6 +16,7 @@ import { defineOperation } from './operation';
 export const lookupOperations = [
   defineOperation({
     path: '/v1/agents',
+    operationId: 'getAgentList',
     summary: 'Get Agent List',
     description:
       'Receiving partner (agent) locations for one country and delivery mode; paged. For delivery mode 04 the answer comes from bank branches and recommends GET /v1/banks/branches.',
@@ -24,6 +25,7 @@ export const lookupOperations = [
     rules: all(countryAndMode, stateOfCountry),
     response: agentsResponse,
     partnerData: true,
+    dataVersion: true,
     async handle({ app, request, query, reply, take, gzipFrom, sendPooled }) {
       const index = app.searchIndex.index(request);
       reply.header('x-data-version', index.version);
@@ -46,6 +48,7 @@ export const lookupOperations = [
   }),
   defineOperation({
     path: '/v1/payout-networks',
+    operationId: 'getPayoutNetworks',
     summary: 'Get Anywhere Payout Network',
     description: 'Payout networks available for a delivery mode and a receiving country.',
     tag: 'Lookups',
@@ -59,6 +62,7 @@ export const lookupOperations = [
   }),
   defineOperation({
     path: '/v1/banks/branches',
+    operationId: 'getBankBranches',
     summary: 'Get Bank Branches',
     description:
       'Bank branches for delivery mode 04 that the head office pays into; a bank code outside them gives an empty result.',
@@ -67,6 +71,7 @@ export const lookupOperations = [
     rules: branchRules,
     response: branchesResponse,
     partnerData: true,
+    dataVersion: true,
     async handle({ app, request, query, reply, take, gzipFrom, sendPooled }) {
       const index = app.searchIndex.index(request);
       reply.header('x-data-version', index.version);

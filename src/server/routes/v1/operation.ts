@@ -48,6 +48,8 @@ export interface Operation<
 > {
   /** The path as the OpenAPI document writes it, parameters in braces: `/v1/codes/{code}`. */
   path: Path;
+  /** The OpenAPI operationId: the method name a generated client gives the operation; unique in the document. */
+  operationId: string;
   summary: string;
   description: string;
   tag: OperationTag;
@@ -63,6 +65,12 @@ export interface Operation<
   response: R;
   /** Partner data: `cache-control: no-store` on every answer, errors included (set before anything else). */
   partnerData?: boolean;
+  /** The handler names the data version its answer came from in `x-data-version` (the searches of the index). */
+  dataVersion?: boolean;
+  /** A reference list: the answer carries an ETag of the data version, and If-None-Match naming it gets a 304. */
+  etag?: boolean;
+  /** Statuses besides 200/400/401/403/414/429/500/503 this operation answers (documented). */
+  errors?: { status: 404; description: string }[];
   handle(
     context: OperationContext<z.output<Q>, P extends z.ZodObject ? z.output<P> : undefined>,
   ): Promise<z.input<R> | FastifyReply>;

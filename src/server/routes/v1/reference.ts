@@ -44,12 +44,14 @@ async function sendReference(
 export const referenceOperations = [
   defineOperation({
     path: '/v1/receiving-countries',
+    operationId: 'getReceivingCountries',
     summary: 'Get Receiving Countries',
     description: 'All served receiving countries with currency and delivery modes.',
     tag: 'Reference',
     query: receivingCountriesQuery,
     documentQuery: false,
     response: receivingCountriesResponse,
+    etag: true,
     async handle(context) {
       const { reference } = context.app;
       return sendReference(context, 'receiving-countries', () => {
@@ -65,11 +67,13 @@ export const referenceOperations = [
   }),
   defineOperation({
     path: '/v1/types',
+    operationId: 'getTypes',
     summary: 'Get Types',
     description: 'The allowed delivery modes (`filter=delivery-modes`).',
     tag: 'Reference',
     query: deliveryModesQuery,
     response: deliveryModesResponse,
+    etag: true,
     async handle(context) {
       const { reference } = context.app;
       return sendReference(context, 'delivery-modes', () => {
@@ -84,12 +88,14 @@ export const referenceOperations = [
   }),
   defineOperation({
     path: '/v1/states',
+    operationId: 'getStates',
     summary: 'Get States',
     description: "States of a receiving country: the codes the agent list's `state` takes.",
     tag: 'Reference',
     query: statesQuery,
     rules: countryOnly,
     response: statesResponse,
+    etag: true,
     async handle(context) {
       const {
         app: { reference },
@@ -103,6 +109,7 @@ export const referenceOperations = [
   // Which data set is being served: per kind the rows, source file, content hash and import time.
   defineOperation({
     path: '/v1/data-status',
+    operationId: 'getDataStatus',
     summary: 'Get Data Status',
     description: 'Which data set is being served: per kind the row count, source file, content hash and import time.',
     tag: 'Reference',
@@ -115,12 +122,14 @@ export const referenceOperations = [
   }),
   defineOperation({
     path: '/v1/cities',
+    operationId: 'getCities',
     summary: 'Get Cities',
     description: 'Cities of a state of a receiving country.',
     tag: 'Reference',
     query: citiesQuery,
     rules: all(countryOnly, stateOfCountry),
     response: citiesResponse,
+    etag: true,
     async handle(context) {
       const { app, query } = context;
       // Read from the store once per data set and state; served like the other reference lists after that.

@@ -28,6 +28,7 @@ export const accountOperations = [
   defineOpsOperation({
     method: 'GET',
     path: '/v1/ops/accounts',
+    operationId: 'listOpsAccounts',
     summary: 'List ops accounts (admin)',
     description: 'Every ops account with its roles and whether it is disabled.',
     access: 'admin',
@@ -39,6 +40,7 @@ export const accountOperations = [
   defineOpsOperation({
     method: 'POST',
     path: '/v1/ops/accounts',
+    operationId: 'createOpsAccount',
     summary: 'Create an ops account (admin)',
     description:
       'A new account with its roles and first password (at least 12 characters, not a common or easily guessed password, not the account name with a few characters added: 400 otherwise); 409 when the name is taken.',
@@ -67,6 +69,7 @@ export const accountOperations = [
   defineOpsOperation({
     method: 'PATCH',
     path: '/v1/ops/accounts/{name}',
+    operationId: 'updateOpsAccount',
     summary: 'Change an ops account (admin)',
     description:
       'New roles, disabled true/false, or a new password (the same rules as at creation). Disabling an account or setting its password ends its sessions. An admin cannot disable their own account or take away their own admin role (another admin must).',

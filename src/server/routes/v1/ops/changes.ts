@@ -150,6 +150,7 @@ export const changeOperations = [
   defineOpsOperation({
     method: 'POST',
     path: '/v1/ops/changes',
+    operationId: 'stageChange',
     summary: 'Upload and stage a change (maker)',
     description:
       'multipart/form-data: the field `kind` (branches, partners, agents) first, optionally `reading` (JSON: the layout, and a column mapping for a header the desk does not know; see POST /v1/ops/files/detect), then the `file` (CSV or XLSX in the import format, or the public IFSC list of India). The file is streamed to disk (over OPS_UPLOAD_MAX_BYTES: 413) with its SHA-256 computed on the way, then validated and diffed in the background: 202 with the change; poll GET /v1/ops/changes/{id} for its progress.',
@@ -159,7 +160,7 @@ export const changeOperations = [
       reading: z.string().optional().meta({ description: 'JSON of a FileReading: { layout, mapping?, country? }' }),
       file: z.string().meta({ format: 'binary' }),
     }),
-    response: changeSummary,
+    response: changeDetail,
     status: 202,
     errors: [
       { status: 413, description: 'Payload too large: the file is over OPS_UPLOAD_MAX_BYTES.' },
@@ -180,6 +181,7 @@ export const changeOperations = [
   defineOpsOperation({
     method: 'POST',
     path: '/v1/ops/files/detect',
+    operationId: 'detectFileReading',
     summary: 'What layout a file has, and a suggested column mapping (maker)',
     description:
       "multipart/form-data: `kind`, then the `file` (its first rows are enough; an XLSX whole). Answers the layout the header says (import, ifsc-public, or mapped: a header the desk does not know), the header, a mapping of its headings to the kind's fields and the first rows, for the mapping screen. Nothing is staged.",
@@ -209,6 +211,7 @@ export const changeOperations = [
   defineOpsOperation({
     method: 'GET',
     path: '/v1/ops/changes',
+    operationId: 'listChanges',
     summary: 'The inbox: staged and past changes',
     description: 'Paged, newest first; filters by status, kind and maker.',
     access: 'signedIn',
@@ -221,6 +224,7 @@ export const changeOperations = [
   defineOpsOperation({
     method: 'GET',
     path: '/v1/ops/changes/{id}',
+    operationId: 'getChange',
     summary: 'A change: status, progress, counts per rule, difference summary',
     description: 'Poll it while the change validates (`progress`).',
     access: 'signedIn',
@@ -234,6 +238,7 @@ export const changeOperations = [
   defineOpsOperation({
     method: 'GET',
     path: '/v1/ops/changes/{id}/problems',
+    operationId: 'listChangeProblems',
     summary: 'The validation report: every fault of every row, with the value that failed',
     description: 'Paged, in file order; filter by rule or column.',
     access: 'signedIn',
@@ -248,6 +253,7 @@ export const changeOperations = [
   defineOpsOperation({
     method: 'GET',
     path: '/v1/ops/changes/{id}/problems.csv',
+    operationId: 'downloadChangeProblems',
     summary: 'The validation report as CSV',
     description: 'Every problem (row, column, value, rule, message), for a spreadsheet.',
     access: 'signedIn',
@@ -272,6 +278,7 @@ export const changeOperations = [
   defineOpsOperation({
     method: 'GET',
     path: '/v1/ops/changes/{id}/diff',
+    operationId: 'getChangeDiff',
     summary: 'The difference against the published data',
     description:
       'Added, removed and changed records by natural key, field by field; paged; filters op, country, bankCode.',
@@ -287,6 +294,7 @@ export const changeOperations = [
   defineOpsOperation({
     method: 'POST',
     path: '/v1/ops/changes/{id}/approve',
+    operationId: 'approveChange',
     summary: 'Approve and publish (checker; never the change’s maker)',
     description:
       'Publishes atomically. 403 for the change’s maker whatever their roles or identity (an account and the keys issued to its holder are one person), and for a checker the maker created, set the password of or made a checker; 409 when the published data changed since the diff (the change is re-diffed: review and approve again); 422 when over the removal guard without confirmRemovals: true.',
@@ -306,6 +314,7 @@ export const changeOperations = [
   defineOpsOperation({
     method: 'POST',
     path: '/v1/ops/changes/{id}/reject',
+    operationId: 'rejectChange',
     summary: 'Reject (checker), with a reason',
     description: 'Closes the change without publishing it.',
     access: 'checker',
@@ -323,6 +332,7 @@ export const changeOperations = [
   defineOpsOperation({
     method: 'POST',
     path: '/v1/ops/changes/{id}/discard',
+    operationId: 'discardChange',
     summary: 'Discard a staged change (its maker)',
     description: 'The maker closes their own staged change.',
     access: 'signedIn',
@@ -339,6 +349,7 @@ export const changeOperations = [
   defineOpsOperation({
     method: 'GET',
     path: '/v1/ops/versions',
+    operationId: 'listVersions',
     summary: 'Published versions (history)',
     description:
       'Who staged and approved each, when, file and SHA-256, rows, diff summary; whether it can be restored.',
@@ -352,11 +363,12 @@ export const changeOperations = [
   defineOpsOperation({
     method: 'POST',
     path: '/v1/ops/versions/{id}/rollback',
+    operationId: 'rollBackToVersion',
     summary: 'Roll back to a version (checker): stages a change',
     description: 'The rollback is a change like any other: staged, diffed, approved by another checker.',
     access: 'checker',
     params: versionId,
-    response: changeSummary,
+    response: changeDetail,
     status: 202,
     errors: [{ status: 404, description: 'Not found: no such version, or its snapshot is no longer kept.' }],
     async handle({ app, actor, params }) {
@@ -368,6 +380,7 @@ export const changeOperations = [
   defineOpsOperation({
     method: 'GET',
     path: '/v1/ops/audit',
+    operationId: 'listAuditEvents',
     summary: 'The ops audit trail',
     description:
       'Every ops action (sign-in, failed sign-in, stage, approve, reject, rollback, account change); paged, filterable.',

@@ -40,6 +40,8 @@ export interface OpsOperation<
   method: OpsMethod;
   /** The path as the OpenAPI document writes it, parameters in braces: `/v1/ops/changes/{id}`. */
   path: Path;
+  /** The OpenAPI operationId: the method name a generated client gives the operation; unique in the document. */
+  operationId: string;
   summary: string;
   description: string;
   access: A;

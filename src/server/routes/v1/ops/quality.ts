@@ -29,6 +29,7 @@ export const qualityOperations = [
   defineOpsOperation({
     method: 'GET',
     path: '/v1/ops/quality',
+    operationId: 'getQualityReport',
     summary: 'The data-quality report of the published data',
     description:
       "Every check (duplicate codes, branches without district where the country requires one, states not in the country's list, banks no head office pays into, mode-04 head offices paying into no bank, agent phones that do not fit the country) with its count and its first 20 findings.",
@@ -42,6 +43,7 @@ export const qualityOperations = [
   defineOpsOperation({
     method: 'GET',
     path: '/v1/ops/quality/{check}.csv',
+    operationId: 'downloadQualityFindings',
     summary: "One check's findings as CSV",
     description: 'Every finding of the check (check, record, country, code, name, field, value, detail).',
     access: 'signedIn',

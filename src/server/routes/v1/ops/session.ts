@@ -7,6 +7,7 @@ export const sessionOperations = [
   defineOpsOperation({
     method: 'POST',
     path: '/v1/ops/session',
+    operationId: 'signIn',
     summary: 'Sign in',
     description:
       'Checks the name and password and opens a new session: the answer sets the session cookie (HttpOnly, SameSite=Strict, Secure over TLS; a new id at every sign-in) and carries the CSRF token to send in `x-csrf-token` on every state-changing call. Attempts are rate limited per account and per client address (429 with Retry-After) and audited, failed ones too. A wrong name, a wrong password and a disabled account get the same 401.',
@@ -22,6 +23,7 @@ export const sessionOperations = [
   defineOpsOperation({
     method: 'GET',
     path: '/v1/ops/session',
+    operationId: 'getSession',
     summary: 'Who is signed in',
     description:
       'The account (or ops API key) acting, its roles, and for a browser session its CSRF token and when the session ends at the latest; 401 without a session or key.',
@@ -34,6 +36,7 @@ export const sessionOperations = [
   defineOpsOperation({
     method: 'DELETE',
     path: '/v1/ops/session',
+    operationId: 'signOut',
     summary: 'Sign out',
     description:
       'Ends the session on the server (its cookie no longer signs anyone in, on any instance) and clears the cookie.',
