@@ -27,8 +27,9 @@ export const provenanceOf = (account: OpsAccountRecord): OpsProvenance => ({
 });
 
 /**
- * Creates an account (AccountExistsError when the name is taken, WeakPasswordError for a weak password). `by` (an ops account, or the shell user of
- * `npm run ops-user`) is recorded as its creator, the grantor of its roles and the setter of its password.
+ * Creates an account (AccountExistsError when the name is taken, WeakPasswordError for a weak password). `by`
+ * (an ops account, or the shell user of `npm run ops-user`) is recorded as its creator, the grantor of its roles
+ * and the setter of its password.
  */
 export async function addAccount(
   accounts: OpsAccountStore,
@@ -50,8 +51,9 @@ export async function addAccount(
 }
 
 /**
- * Changes roles, disables/enables or sets a new password (WeakPasswordError); null when there is no such account. `by` is recorded
- * as the grantor of each role the account did not hold, and as the setter of a new password.
+ * Changes roles, disables/enables or sets a new password (WeakPasswordError); null when there is no such
+ * account. `by` is recorded as the grantor of each role the account did not hold, and as the setter of a new
+ * password.
  */
 export async function changeAccount(
   accounts: OpsAccountStore,
