@@ -914,37 +914,51 @@ export class DeskEngine implements ChangeDesk {
        WHERE status IN ('validating', 'approved') AND (lease_until IS NULL OR lease_until < ?)`,
       [cutoff],
     );
-    // Taken only while the lease is still out (one UPDATE), so one instance takes each, never a live one's.
-    const expired = `id = ? AND status = ? AND (lease_until IS NULL OR lease_until < ?)`;
     for (const row of stopped) {
       const id = String(row.id);
       if (this.leases.holds(id)) continue;
-      if (row.status === 'validating') {
-        const failed = await this.db.runNoWait(
-          `UPDATE desk_changes SET status = 'failed', failure = ?, progress = NULL, lease_owner = NULL, lease_until = NULL,
-             updated_at = ? WHERE ${expired}`,
-          [INTERRUPTED_STAGING, now(), id, 'validating', cutoff],
-        );
-        if (failed !== 1) continue;
-        await this.recordOpsEvent({ ...SYSTEM, actor: SYSTEM.name, action: 'stage-interrupted', target: id });
-        await removeUpload(this.options.uploads, row.upload_path);
-        this.options.log?.(`change ${id}: its staging was interrupted; marked failed`);
-        continue;
-      }
-      const { lease_owner, lease_until } = this.leases.columns();
-      const taken = await this.db.runNoWait(
-        `UPDATE desk_changes SET lease_owner = ?, lease_until = ? WHERE ${expired}`,
-        [lease_owner, lease_until, id, 'approved', cutoff],
+      // One change failing to recover (a database error) leaves the others and the uploads to this pass.
+      await this.takeOver(id, String(row.status), row.upload_path, cutoff).catch((error: Error) =>
+        this.options.log?.(`desk recovery of change ${id} failed: ${error.stack ?? error.message}`),
       );
-      if (taken !== 1) continue;
-      this.leases.hold(id);
-      try {
-        await this.recoverPublish(id);
-      } finally {
-        this.leases.letGo(id);
-      }
     }
     if (this.options.uploads) await sweepUploads(this.db, this.options.uploads);
+  }
+
+  /** Takes an interrupted staging or publish over, if no other instance took it first (one UPDATE, lease out). */
+  private async takeOver(id: string, status: string, uploadPath: unknown, cutoff: string): Promise<void> {
+    const expired = `id = ? AND status = ? AND (lease_until IS NULL OR lease_until < ?)`;
+    if (status === 'validating') {
+      const failed = await this.db.transaction(async (tx) => {
+        const taken = await tx.run(
+          `UPDATE desk_changes SET status = 'failed', failure = ?, progress = NULL, lease_owner = NULL,
+             lease_until = NULL, updated_at = ? WHERE ${expired}`,
+          [INTERRUPTED_STAGING, now(), id, 'validating', cutoff],
+        );
+        if (taken === 1)
+          await this.recordOpsEvent({ ...SYSTEM, actor: SYSTEM.name, action: 'stage-interrupted', target: id }, tx);
+        return taken === 1;
+      });
+      if (!failed) return;
+      await removeUpload(this.options.uploads, uploadPath);
+      this.options.log?.(`change ${id}: its staging was interrupted; marked failed`);
+      return;
+    }
+    const { lease_owner, lease_until } = this.leases.columns();
+    const taken = await this.db.runNoWait(`UPDATE desk_changes SET lease_owner = ?, lease_until = ? WHERE ${expired}`, [
+      lease_owner,
+      lease_until,
+      id,
+      'approved',
+      cutoff,
+    ]);
+    if (taken !== 1) return;
+    this.leases.hold(id);
+    try {
+      await this.recoverPublish(id);
+    } finally {
+      this.leases.letGo(id);
+    }
   }
 
   /** An interrupted publish this engine has taken over: completed if its swap committed, else released. */
@@ -966,24 +980,7 @@ export class DeskEngine implements ChangeDesk {
       return;
     }
     const servedVersion = await this.store.dataVersion();
-    let diff: DiffSummary['counts'] | null = null;
-    if (row.base_version !== servedVersion) {
-      // Diffed again against what is served (stageAndSave marks it staged), as an approval of a stale change does.
-      try {
-        const staged = await this.stageAndSave(
-          id,
-          kind,
-          await this.fileOf(id),
-          String(row.file_name),
-          this.store,
-          false,
-        );
-        diff = staged.diff?.summary.counts ?? null;
-      } catch (error) {
-        this.options.log?.(`change ${id}: diffing it again failed: ${(error as Error).message}`);
-      }
-    }
-    await this.release(id);
+    // Said first, while this engine holds the change: a crash before the release repeats it, never loses it.
     await this.recordOpsEvent({
       ...SYSTEM,
       actor: SYSTEM.name,
@@ -992,11 +989,19 @@ export class DeskEngine implements ChangeDesk {
       detail: {
         approvedBy: json<Approval>(row.approval)?.by ?? null,
         released: true,
-        from: row.base_version,
-        to: servedVersion,
-        diff,
+        diffedFrom: row.base_version,
+        servedVersion,
       },
     });
+    if (row.base_version !== servedVersion) {
+      // Diffed again against what is served (stageAndSave marks it staged), as an approval of a stale change is.
+      try {
+        await this.stageAndSave(id, kind, await this.fileOf(id), String(row.file_name), this.store, false);
+      } catch (error) {
+        this.options.log?.(`change ${id}: diffing it again failed: ${(error as Error).message}`);
+      }
+    }
+    await this.release(id);
     this.options.log?.(`change ${id}: its publish was interrupted before the data swap; staged again`);
   }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
@@ -233,6 +233,10 @@ describe('the desk killed with SIGKILL', () => {
 
       try {
         mkdirSync(uploads, { recursive: true });
+        // An upload an earlier crash left behind, an hour old: removed like the runs' own.
+        const stray = join(uploads, 'left-by-a-crash.upload');
+        writeFileSync(stray, 'country,bank_code\n');
+        utimesSync(stray, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
         for (const [n, run] of runs.entries()) {
           const label = `run ${n + 1} (${run.point ?? `${run.phase} killed after ${run.afterMs} ms`})`;
           note(label);
@@ -259,6 +263,7 @@ describe('the desk killed with SIGKILL', () => {
           id ??= (await changes()).find((c) => !known.has(c.id))?.id;
           const served = fingerprint((await store.readDataSet()).dataSet);
           expect([oldData, newData], `${label}: the served data is wholly old or wholly new`).toContain(served);
+          note(`${label}: ${served === newData ? 'new' : 'old'} data served after the restart`);
 
           if (run.phase === 'staging') {
             expect(served, label).toBe(oldData);
