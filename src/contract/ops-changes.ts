@@ -225,6 +225,8 @@ export const OPS_ACTIONS = [
   'rollback-staged',
   'publish',
   'restale',
+  'publish-interrupted',
+  'stage-interrupted',
   'import',
   'sign-in',
   'sign-in-failed',

@@ -98,7 +98,7 @@ export interface AppOptions {
   ops?: Partial<Omit<OpsAuthOptions, 'accounts'>>;
   /** Trust X-Forwarded-* from a proxy in front (TRUST_PROXY): the client address, and https for Secure cookies. */
   trustProxy?: boolean | string;
-  /** The desk engine's settings (DESK_CHANGE_TTL_HOURS, DESK_VERSIONS_KEPT). */
+  /** The desk engine's settings (DESK_CHANGE_TTL_HOURS, DESK_VERSIONS_KEPT, DESK_LEASE_SECONDS, recovery). */
   desk?: DeskOptions;
   /** Uploads: folder (default DATA_DIR/uploads in main; the system's temporary folder here) and size limit. */
   uploads?: { dir?: string; maxBytes?: number; maxUnpackedBytes?: number };
@@ -237,6 +237,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('desk', desk);
   app.addHook('onClose', () => desk.close());
+  // What a stopped instance left half done (desk/recovery.ts), when the uploads' folder is the service's own.
+  if (options.desk?.uploads) desk.startRecovery();
   app.decorate('opsUploads', {
     dir: options.uploads?.dir ?? join(tmpdir(), 'rpl-uploads'),
     maxBytes: options.uploads?.maxBytes ?? 512 * 1024 * 1024,

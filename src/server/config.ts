@@ -118,6 +118,11 @@ const environment = z.object({
   // Operations desk (docs/import.md, "The operations desk's engine").
   /** A staged change nobody acts on for this many hours expires (default 7 days). */
   DESK_CHANGE_TTL_HOURS: z.coerce.number().min(1).default(168),
+  /**
+   * How long a change being staged or published stays held by its instance without a renewal (renewed every
+   * third of it): past it, after a crash, another instance (or this one restarted) completes or releases it.
+   */
+  DESK_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   /** Published versions kept per kind, each with the snapshot a rollback restores (default the last 10). */
   DESK_VERSIONS_KEPT: z.coerce.number().int().min(1).max(1000).default(10),
   /**

@@ -69,6 +69,7 @@ export async function startApp(
     },
     log: (m) => console.log(m),
   });
+  const uploadsDir = join(config.DATA_DIR, 'uploads');
   // Several instances behind a load balancer share their rate-limit counters through Redis.
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, (m) => console.warn(m)) : undefined;
   const app = await buildApp({
@@ -93,7 +94,7 @@ export async function startApp(
     access,
     trustProxy: config.TRUST_PROXY,
     uploads: {
-      dir: join(config.DATA_DIR, 'uploads'),
+      dir: uploadsDir,
       maxBytes: config.OPS_UPLOAD_MAX_BYTES,
       maxUnpackedBytes: config.OPS_XLSX_MAX_UNPACKED_BYTES,
     },
@@ -101,6 +102,9 @@ export async function startApp(
       changeTtlHours: config.DESK_CHANGE_TTL_HOURS,
       versionsKept: config.DESK_VERSIONS_KEPT,
       stageHeapMb: config.OPS_STAGE_HEAP_MB,
+      leaseMs: config.DESK_LEASE_SECONDS * 1000,
+      // An upload older than a request may take to arrive, that no staging reads, is left over.
+      uploads: { dir: uploadsDir, quietMs: config.REQUEST_TIMEOUT_MS },
     },
     ops: {
       idleMs: config.OPS_SESSION_IDLE_MINUTES * 60_000,

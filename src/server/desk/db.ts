@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
-import type { LookupStore } from '../store/store';
+import { numberedParameters, type LookupStore } from '../store/store';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 import { PgStore } from '../store/postgres/pg-store';
 
@@ -19,6 +19,14 @@ export interface DeskDb {
    * Columns are named `name` (text) or `name:int`.
    */
   insertMany(table: string, columns: string[], rows: unknown[][]): Promise<void>;
+  /** Like run, but answers null at once where SQLite's write lock is held by another connection (no wait). */
+  runNoWait(sql: string, params?: unknown[]): Promise<number | null>;
+  /**
+   * Runs `work` in one transaction on `tx` (committed when it resolves, rolled back when it throws). `work` must
+   * await nothing but tx's statements: on SQLite those answer synchronously, so no other task of the event loop
+   * writes on the connection meanwhile.
+   */
+  transaction<T>(work: (tx: DeskDb) => Promise<T>): Promise<T>;
 }
 
 const CHUNK = 5000;
@@ -46,21 +54,47 @@ class SqliteDeskDb implements DeskDb {
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
+  async runNoWait(sql: string, params: unknown[] = []) {
+    // A heartbeat or a recovery's claim never stalls the event loop behind a worker's long write.
+    const timeout = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      return this.db.prepare(sql).run(...params).changes;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_BUSY') return null;
+      throw error;
+    } finally {
+      this.db.pragma(`busy_timeout = ${timeout}`);
+    }
+  }
+  async transaction<T>(work: (tx: DeskDb) => Promise<T>): Promise<T> {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = await work(this);
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
 }
-
-const numbered = (sql: string) => {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-};
 
 class PgDeskDb implements DeskDb {
   readonly engine = 'postgres' as const;
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Inside a transaction: its client, which every statement goes through. */
+    private readonly client?: pg.PoolClient,
+  ) {}
+  private get connection() {
+    return this.client ?? this.pool;
+  }
   async all(sql: string, params: unknown[] = []) {
-    return (await this.pool.query(numbered(sql), params)).rows as Row[];
+    return (await this.connection.query(numberedParameters(sql), params)).rows as Row[];
   }
   async run(sql: string, params: unknown[] = []) {
-    return (await this.pool.query(numbered(sql), params)).rowCount ?? 0;
+    return (await this.connection.query(numberedParameters(sql), params)).rowCount ?? 0;
   }
   async insertMany(table: string, columns: string[], rows: unknown[][]) {
     for (let start = 0; start < rows.length; start += CHUNK) {
@@ -68,10 +102,28 @@ class PgDeskDb implements DeskDb {
       // One statement per chunk: each column as one array parameter, unnested into rows.
       const arrays = columns.map((_, c) => part.map((row) => row[c]));
       const types = columns.map((column) => (column.endsWith(':int') ? 'integer[]' : 'text[]'));
-      await this.pool.query(
+      await this.connection.query(
         `INSERT INTO ${table} (${columns.map(nameOf).join(', ')}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}`).join(', ')})`,
         arrays,
       );
+    }
+  }
+  async runNoWait(sql: string, params: unknown[] = []) {
+    return this.run(sql, params);
+  }
+  async transaction<T>(work: (tx: DeskDb) => Promise<T>): Promise<T> {
+    if (this.client) throw new Error('a desk transaction cannot be nested');
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(new PgDeskDb(this.pool, client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
     }
   }
 }

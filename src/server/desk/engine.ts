@@ -26,14 +26,31 @@ import type {
   VersionSummary,
   VersionsQuery,
 } from '../../contract/ops-changes';
-import type { DataSet, DataSetSource } from '../domain/data-set';
+import type { DataSet } from '../domain/data-set';
 import type { LookupStore } from '../store/store';
 import { deskDbOf, type DeskDb, type Row } from './db';
 import { DIFF_COLUMNS, describeGuard, removalGuard, type Difference, type RemovalHistory } from './diff';
 import { nextLedger, removalHistory, type RemovalLedger } from './removal-ledger';
 import { type StageOptions as StagingOptions, type StagedChange } from './prepare';
 import { KEEP_FILE_SQL } from './kept-file';
-import { PUBLISH_IN_WORKER_FROM_GZ_BYTES, publishChange, versionContentOf, type VersionContent } from './publish';
+import {
+  PUBLISH_IN_WORKER_FROM_GZ_BYTES,
+  insertVersion,
+  keepBaseline,
+  publishChange,
+  versionContentOf,
+  type VersionContent,
+} from './publish';
+import {
+  DEFAULT_LEASE_MS,
+  INTERRUPTED_STAGING,
+  Leases,
+  ORPHAN_SNAPSHOTS_SQL,
+  crashPoint,
+  removeUpload,
+  sweepUploads,
+  type UploadsFolder,
+} from './recovery';
 import { stage, type ServedInput, type StagedAgainst } from './stage-in-worker';
 import {
   DeskError,
@@ -77,7 +94,22 @@ export interface DeskOptions {
   stageInWorker?: boolean;
   /** The staging worker's heap limit in MB (OPS_STAGE_HEAP_MB, default 768). */
   stageHeapMb?: number;
+  /** How long a change this engine stages or publishes stays held without a renewal (DESK_LEASE_SECONDS). */
+  leaseMs?: number;
+  /**
+   * Recover what a stopped instance left (recovery.ts) from startRecovery() on; removes the uploads left over in
+   * this folder (DATA_DIR/uploads).
+   */
+  uploads?: UploadsFolder;
   log?: (message: string) => void;
+}
+
+/** The approval being published, kept on the change while it is approved (a recovery records it). */
+interface Approval {
+  by: string;
+  via: string;
+  comment: string;
+  confirmRemovals: boolean;
 }
 
 const SYSTEM = { name: 'system', via: 'system' } as const;
@@ -95,6 +127,8 @@ export class DeskEngine implements ChangeDesk {
   private readonly ttlMs: number;
   private readonly versionsKept: number;
   private readonly running = new Set<Promise<unknown>>();
+  private readonly leases: Leases;
+  private recovery: { timer: NodeJS.Timeout; pass: Promise<void> | undefined } | undefined;
 
   constructor(
     readonly store: LookupStore,
@@ -103,6 +137,7 @@ export class DeskEngine implements ChangeDesk {
     this.db = deskDbOf(store);
     this.ttlMs = (options.changeTtlHours ?? 168) * 3_600_000;
     this.versionsKept = options.versionsKept ?? 10;
+    this.leases = new Leases(this.db, options.leaseMs ?? DEFAULT_LEASE_MS, options.log);
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -132,9 +167,11 @@ export class DeskEngine implements ChangeDesk {
   ): Promise<StartedStaging> {
     const id = randomUUID();
     const at = now();
+    const lease = this.leases.columns();
     await this.db.run(
-      `INSERT INTO desk_changes (id, kind, status, file_name, sha256, rollback_of, staged_by, staged_via, staged_at, updated_at, progress)
-       VALUES (?, ?, 'validating', ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO desk_changes (id, kind, status, file_name, sha256, rollback_of, staged_by, staged_via, staged_at, updated_at,
+         progress, lease_owner, lease_until, upload_path)
+       VALUES (?, ?, 'validating', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         id,
         kind,
@@ -146,8 +183,13 @@ export class DeskEngine implements ChangeDesk {
         at,
         at,
         JSON.stringify({ phase: 'reading', done: 0, total: 0 }),
+        lease.lease_owner,
+        lease.lease_until,
+        typeof source === 'string' ? source : null,
       ],
     );
+    this.leases.hold(id);
+    crashPoint('staging-started');
     const done = this.prepareAndSave(id, kind, source, fileName, options).then(
       async (summary) => {
         await this.recordOpsEvent({
@@ -170,14 +212,18 @@ export class DeskEngine implements ChangeDesk {
       async (error: Error) => {
         this.options.log?.(`staging ${id} failed: ${error.stack ?? error.message}`);
         await this.db.run(
-          `UPDATE desk_changes SET status = 'failed', failure = ?, progress = NULL, updated_at = ? WHERE id = ?`,
-          [error.message, now(), id],
+          `UPDATE desk_changes SET status = 'failed', failure = ?, progress = NULL, lease_owner = NULL, lease_until = NULL,
+             updated_at = ? WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
+          [error.message, now(), id, this.leases.owner],
         );
         return this.summaryOf(id);
       },
     );
     this.running.add(done);
-    void done.finally(() => this.running.delete(done));
+    void done.finally(() => {
+      this.running.delete(done);
+      this.leases.letGo(id);
+    });
     return { id, done };
   }
 
@@ -279,11 +325,13 @@ export class DeskEngine implements ChangeDesk {
           ? Buffer.from(staged.keptGz.buffer, staged.keptGz.byteOffset, staged.keptGz.byteLength)
           : await this.keptGzip(staged),
       ]);
-    await this.db.run(
+    crashPoint('staging-saving');
+    // Staged by its holder only (a staging, a re-diff on approval or after an interrupted publish).
+    const saved = await this.db.run(
       `UPDATE desk_changes SET status = 'staged', countries = ?, sha256 = ?, rows_read = ?, rows_valid = ?, rows_bad = ?,
          problem_count = ?, summary = ?, by_bank = ?, rule_counts = ?, base_version = ?, served_rows = ?, progress = NULL,
-         updated_at = ?
-       WHERE id = ?`,
+         updated_at = ?, lease_owner = NULL, lease_until = NULL, approval = NULL
+       WHERE id = ? AND status IN ('validating', 'approved') AND lease_owner = ?`,
       [
         staged.countries.join(' '),
         staged.sha256,
@@ -298,8 +346,10 @@ export class DeskEngine implements ChangeDesk {
         staged.diff ? JSON.stringify(staged.diff.served) : null,
         now(),
         id,
+        this.leases.owner,
       ],
     );
+    if (saved !== 1) throw new WrongStateError('the change was taken over by another instance meanwhile');
     return staged;
   }
 
@@ -315,7 +365,7 @@ export class DeskEngine implements ChangeDesk {
     const [row] = await this.db.all(
       `SELECT id, kind, status, countries, file_name, sha256, rows_read, rows_valid, rows_bad, problem_count, summary,
          by_bank, rule_counts, base_version, rollback_of, staged_by, staged_via, staged_at, updated_at, decided_by,
-         decided_at, comment, progress, failure, served_rows FROM desk_changes WHERE id = ?`,
+         decided_at, comment, progress, failure, served_rows, approval FROM desk_changes WHERE id = ?`,
       [id],
     );
     if (!row) throw new NotFoundError(`change ${id}`);
@@ -518,15 +568,35 @@ export class DeskEngine implements ChangeDesk {
   // ---------------------------------------------------------------------------------------------------------
   // Decisions
 
-  /** Moves the change from one of `from` to `to`; false when another caller moved it first. */
-  private async transition(id: string, from: ChangeStatus[], to: ChangeStatus, set: Record<string, unknown> = {}) {
+  /**
+   * Moves the change from one of `from` to `to`; false when another caller moved it first (or, with `held`, when
+   * this engine no longer holds it).
+   */
+  private async transition(
+    id: string,
+    from: ChangeStatus[],
+    to: ChangeStatus,
+    set: Record<string, unknown> = {},
+    { held = false, db = this.db }: { held?: boolean; db?: DeskDb } = {},
+  ) {
     const columns = Object.keys(set);
-    const changed = await this.db.run(
+    const changed = await db.run(
       `UPDATE desk_changes SET status = ?, updated_at = ?${columns.map((c) => `, ${c} = ?`).join('')}
-       WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`,
-      [to, now(), ...columns.map((c) => set[c]), id, ...from],
+       WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})${held ? ' AND lease_owner = ?' : ''}`,
+      [to, now(), ...columns.map((c) => set[c]), id, ...from, ...(held ? [this.leases.owner] : [])],
     );
     return changed === 1;
+  }
+
+  /** Puts a change this engine holds back from approved to staged (a publish that did not swap). */
+  private release(id: string) {
+    return this.transition(
+      id,
+      ['approved'],
+      'staged',
+      { lease_owner: null, lease_until: null, approval: null },
+      { held: true },
+    );
   }
 
   async approve(actor: OpsActor, id: string, body: ApproveBody): Promise<ChangeSummary> {
@@ -557,68 +627,79 @@ export class DeskEngine implements ChangeDesk {
     if (served) summary.diff = await this.guardNow(id, summary.kind, summary.diff!, served);
     if (summary.diff!.guard.flagged && !body.confirmRemovals)
       throw new RemovalsNotConfirmedError(describeGuard(summary.diff!, summary.kind));
-    if (!(await this.transition(id, ['staged'], 'approved')))
+    const approval: Approval = {
+      by: actor.name,
+      via: actor.via,
+      comment: decision.comment,
+      confirmRemovals: body.confirmRemovals ?? false,
+    };
+    // Held by this engine while it publishes (recovery.ts): a crash leaves it to a recovery, never stuck.
+    const claim = { ...this.leases.columns(), approval: JSON.stringify(approval) };
+    if (!(await this.transition(id, ['staged'], 'approved', claim)))
       throw new WrongStateError('the change was decided or changed meanwhile');
-    let published = false;
+    this.leases.hold(id);
+    crashPoint('publish-claimed');
+    let swapped = false;
     try {
       const version = await this.store.dataVersion();
       if (version !== row.base_version) await this.restale(actor, id, summary.kind);
-      const [{ n }] = await this.db.all('SELECT count(*) AS n FROM desk_versions WHERE kind = ?', [summary.kind]);
       const gz = await this.keptGzipOf(id);
       const job = { kind: summary.kind, gz, fileName: summary.fileName, expectedVersion: version };
       const outcome = await publishChange(
         this.store,
-        { ...job, baseline: Number(n) === 0 },
+        { ...job, changeId: id, owner: this.leases.owner, leaseMs: this.leases.ms },
         this.options.stageInWorker ?? gz.byteLength >= PUBLISH_IN_WORKER_FROM_GZ_BYTES,
       );
       if (outcome.type === 'invalid')
         throw new WrongStateError('the change no longer validates against the published data');
       if (outcome.type === 'changed') await this.restale(actor, id, summary.kind);
+      if (outcome.type === 'not-held') throw new WrongStateError('the change was taken over by another instance');
       if (outcome.type !== 'published') throw new Error('unreachable');
-      published = true;
-      const dataVersion = await this.store.dataVersion();
-      const at = now();
-      await this.transition(id, ['approved'], 'published', {
-        decided_by: actor.name,
-        decided_at: at,
-        comment: decision.comment || null,
-      });
-      const ledger =
-        served && (await this.ledgerAfter(summary.kind, summary.diff!, served, !!body.confirmRemovals, at));
-      const versionId = await this.recordVersion(
-        summary,
-        actor.name,
-        outcome.next,
-        outcome.baseline,
-        dataVersion,
-        at,
-        ledger,
-      );
-      await this.recordOpsEvent({
-        actor: actor.name,
-        via: actor.via,
-        action: 'approve',
-        target: id,
-        detail: { comment: decision.comment, confirmRemovals: body.confirmRemovals ?? false },
-      });
-      await this.recordOpsEvent({
-        actor: actor.name,
-        via: actor.via,
-        action: 'publish',
-        target: id,
-        detail: {
-          version: versionId,
-          kind: summary.kind,
-          fileName: summary.fileName,
-          dataVersion,
-          diff: summary.diff!.counts,
-        },
-      });
+      swapped = true;
+      crashPoint('publish-recording');
+      await this.recordPublish(id, outcome.next, false);
       await this.catchUp();
       return this.summaryOf(id);
     } finally {
-      if (!published) await this.transition(id, ['approved'], 'staged');
+      if (!swapped) await this.release(id);
+      this.leases.letGo(id);
     }
+  }
+
+  /**
+   * Records a publish whose data swap committed, in one transaction: the change published, its version (pointing
+   * at `next`'s snapshot) and the approve and publish events — only while this engine holds the change. The
+   * version id, or null when it does not hold it (another instance recorded it).
+   */
+  private async recordPublish(id: string, next: VersionContent, recovered: boolean): Promise<number | null> {
+    const row = await this.row(id);
+    const summary = this.toSummary(row, String(row.base_version));
+    const approval = json<Approval>(row.approval) ?? {
+      by: 'unknown',
+      via: 'unknown',
+      comment: '',
+      confirmRemovals: false,
+    };
+    const [swap] = await this.db.all('SELECT data_version FROM desk_swaps WHERE change_id = ?', [id]);
+    const dataVersion = String(swap?.data_version ?? (await this.store.dataVersion()));
+    const at = now();
+    const marked = recovered ? { recovered: true } : {};
+    const served = json<Record<string, number>>(row.served_rows);
+    const ledger =
+      served && (await this.ledgerAfter(summary.kind, summary.diff!, served, approval.confirmRemovals, at));
+    return this.db.transaction(async (tx) => {
+      const decided = { decided_by: approval.by, decided_at: at, comment: approval.comment || null };
+      const published = { ...decided, lease_owner: null, lease_until: null, approval: null };
+      if (!(await this.transition(id, ['approved'], 'published', published, { held: true, db: tx }))) return null;
+      const versionId = await this.recordVersion(summary, approval.by, next, dataVersion, at, ledger, tx);
+      const actor = { actor: approval.by, via: approval.via, target: id };
+      const { comment, confirmRemovals } = approval;
+      await this.recordOpsEvent({ ...actor, action: 'approve', detail: { comment, confirmRemovals, ...marked } }, tx);
+      const { kind, fileName } = summary;
+      const detail = { version: versionId, kind, fileName, dataVersion, diff: summary.diff!.counts, ...marked };
+      await this.recordOpsEvent({ ...actor, action: 'publish', detail }, tx);
+      return versionId;
+    });
   }
 
   /**
@@ -747,42 +828,19 @@ export class DeskEngine implements ChangeDesk {
   // ---------------------------------------------------------------------------------------------------------
   // Versions
 
-  /**
-   * Records a published version with the snapshot of its kind; the first publish of a kind first records the
-   * data it replaced (the baseline, e.g. the seed), so even the first change can be rolled back. Versions beyond
-   * the retention are deleted with their snapshots.
-   */
+  /** Records a published version with its kind's snapshot; versions past the retention go, with their snapshots. */
   private async recordVersion(
     change: Pick<ChangeSummary, 'id' | 'kind' | 'stagedBy' | 'fileName' | 'sha256' | 'countries' | 'diff'>,
     approvedBy: string,
     next: VersionContent,
-    /** What the publish replaced, when it was the kind's first: kept as the baseline version. */
-    baseline: (VersionContent & { sources: DataSetSource[] }) | null,
     dataVersion: string,
     at: string,
     /** The removal guard's ledger after this publish (removal-ledger.ts). */
     ledger: RemovalLedger | null,
+    db = this.db,
   ): Promise<number> {
     const kind = change.kind;
-    if (baseline) {
-      const sources = baseline.sources;
-      await this.insertVersion({
-        kind,
-        changeId: null,
-        stagedBy: null,
-        approvedBy: null,
-        publishedAt: sources.map((s) => s.importedAt ?? '').sort()[0] || at,
-        fileName: sources.map((s) => s.file).join(' ') || '(baseline)',
-        sha256: sources.map((s) => s.sha256).join(' '),
-        rows: baseline.rows,
-        countries: [...new Set(sources.flatMap((s) => s.countries ?? []))].sort(),
-        diff: null,
-        dataVersion: '',
-        snapshotId: baseline.snapshotId,
-        ledger: null,
-      });
-    }
-    const id = await this.insertVersion({
+    const id = await insertVersion(db, {
       kind,
       changeId: change.id,
       stagedBy: change.stagedBy,
@@ -801,38 +859,13 @@ export class DeskEngine implements ChangeDesk {
     const beyond = `FROM desk_versions WHERE kind = ? AND id NOT IN
       (SELECT id FROM (SELECT id FROM desk_versions WHERE kind = ? ORDER BY id DESC LIMIT ?) AS kept)`;
     const params = [kind, kind, this.versionsKept];
-    const snapshots = (await this.db.all(`SELECT snapshot_id ${beyond} AND snapshot_id IS NOT NULL`, params)).map(
+    const snapshots = (await db.all(`SELECT snapshot_id ${beyond} AND snapshot_id IS NOT NULL`, params)).map(
       (r) => r.snapshot_id,
     );
-    await this.db.run(`DELETE ${beyond}`, params);
+    await db.run(`DELETE ${beyond}`, params);
     if (snapshots.length > 0)
-      await this.db.run(`DELETE FROM desk_snapshots WHERE id IN (${snapshots.map(() => '?').join(', ')})`, snapshots);
+      await db.run(`DELETE FROM desk_snapshots WHERE id IN (${snapshots.map(() => '?').join(', ')})`, snapshots);
     return id;
-  }
-
-  private async insertVersion(
-    v: Omit<VersionSummary, 'id' | 'restorable'> & { snapshotId: number; ledger: RemovalLedger | null },
-  ): Promise<number> {
-    const [row] = await this.db.all(
-      `INSERT INTO desk_versions (kind, change_id, staged_by, approved_by, published_at, file_name, sha256, rows, countries,
-         summary, data_version, snapshot_id, removal_ledger) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      [
-        v.kind,
-        v.changeId,
-        v.stagedBy,
-        v.approvedBy,
-        v.publishedAt,
-        v.fileName,
-        v.sha256,
-        v.rows,
-        v.countries.join(' '),
-        v.diff ? JSON.stringify(v.diff) : null,
-        v.dataVersion,
-        v.snapshotId,
-        v.ledger ? JSON.stringify(v.ledger) : null,
-      ],
-    );
-    return Number(row.id);
   }
 
   async versions(query: VersionsQuery): Promise<OpsPage<VersionSummary>> {
@@ -913,6 +946,128 @@ export class DeskEngine implements ChangeDesk {
   }
 
   // ---------------------------------------------------------------------------------------------------------
+  // Recovery (recovery.ts says what it promises)
+
+  /** Recovers now, then every half lease until close(), in the background; a failed pass is logged and retried. */
+  startRecovery(): void {
+    if (this.recovery) return;
+    const pass = () => {
+      if (!this.recovery || this.recovery.pass) return;
+      this.recovery.pass = this.recover()
+        .catch((error: Error) => this.options.log?.(`desk recovery failed: ${error.stack ?? error.message}`))
+        .finally(() => {
+          if (this.recovery) this.recovery.pass = undefined;
+        });
+    };
+    this.recovery = { timer: setInterval(pass, this.leases.ms / 2), pass: undefined };
+    this.recovery.timer.unref();
+    pass();
+  }
+
+  /**
+   * Takes over each change left validating or approved by an engine whose lease ran out: a staging becomes
+   * failed (its upload removed); a publish is completed if its data swap committed, else released to staged.
+   * Then removes the uploads no staging reads.
+   */
+  async recover(): Promise<void> {
+    const cutoff = now();
+    const stopped = await this.db.all(
+      `SELECT id, status, upload_path FROM desk_changes
+       WHERE status IN ('validating', 'approved') AND (lease_until IS NULL OR lease_until < ?)`,
+      [cutoff],
+    );
+    for (const row of stopped) {
+      const id = String(row.id);
+      if (this.leases.holds(id)) continue;
+      // One change failing to recover (a database error) leaves the others and the uploads to this pass.
+      await this.takeOver(id, String(row.status), row.upload_path, cutoff).catch((error: Error) =>
+        this.options.log?.(`desk recovery of change ${id} failed: ${error.stack ?? error.message}`),
+      );
+    }
+    if (this.options.uploads) await sweepUploads(this.db, this.options.uploads);
+  }
+
+  /** Takes an interrupted staging or publish over, if no other instance took it first (one UPDATE, lease out). */
+  private async takeOver(id: string, status: string, uploadPath: unknown, cutoff: string): Promise<void> {
+    const expired = `id = ? AND status = ? AND (lease_until IS NULL OR lease_until < ?)`;
+    if (status === 'validating') {
+      const failed = await this.db.transaction(async (tx) => {
+        const taken = await tx.run(
+          `UPDATE desk_changes SET status = 'failed', failure = ?, progress = NULL, lease_owner = NULL,
+             lease_until = NULL, updated_at = ? WHERE ${expired}`,
+          [INTERRUPTED_STAGING, now(), id, 'validating', cutoff],
+        );
+        if (taken === 1)
+          await this.recordOpsEvent({ ...SYSTEM, actor: SYSTEM.name, action: 'stage-interrupted', target: id }, tx);
+        return taken === 1;
+      });
+      if (!failed) return;
+      await removeUpload(this.options.uploads, uploadPath);
+      this.options.log?.(`change ${id}: its staging was interrupted; marked failed`);
+      return;
+    }
+    const { lease_owner, lease_until } = this.leases.columns();
+    const taken = await this.db.runNoWait(`UPDATE desk_changes SET lease_owner = ?, lease_until = ? WHERE ${expired}`, [
+      lease_owner,
+      lease_until,
+      id,
+      'approved',
+      cutoff,
+    ]);
+    if (taken !== 1) return;
+    this.leases.hold(id);
+    try {
+      await this.recoverPublish(id);
+    } finally {
+      this.leases.letGo(id);
+    }
+  }
+
+  /** An interrupted publish this engine has taken over: completed if its swap committed, else released. */
+  private async recoverPublish(id: string): Promise<void> {
+    // What the stopped publish kept without a version (a snapshot made after its swap, say).
+    await this.db.run(ORPHAN_SNAPSHOTS_SQL, [id]);
+    const [swap] = await this.db.all('SELECT data_version FROM desk_swaps WHERE change_id = ?', [id]);
+    const row = await this.row(id);
+    const kind = row.kind as ChangeKind;
+    if (swap) {
+      // The change's data is served: its version is made from what is served.
+      const { dataSet } = await this.store.readDataSet();
+      const next = await versionContentOf(this.store, kind, dataSet, id);
+      const versionId = await this.recordPublish(id, next, true);
+      if (versionId === null) await this.db.run('DELETE FROM desk_snapshots WHERE id = ?', [next.snapshotId]);
+      this.options.log?.(
+        `change ${id}: its publish was interrupted after the data swap; recorded as version ${versionId}`,
+      );
+      return;
+    }
+    const servedVersion = await this.store.dataVersion();
+    // Said first, while this engine holds the change: a crash before the release repeats it, never loses it.
+    await this.recordOpsEvent({
+      ...SYSTEM,
+      actor: SYSTEM.name,
+      action: 'publish-interrupted',
+      target: id,
+      detail: {
+        approvedBy: json<Approval>(row.approval)?.by ?? null,
+        released: true,
+        diffedFrom: row.base_version,
+        servedVersion,
+      },
+    });
+    if (row.base_version !== servedVersion) {
+      // Diffed again against what is served (stageAndSave marks it staged), as an approval of a stale change is.
+      try {
+        await this.stageAndSave(id, kind, await this.fileOf(id), String(row.file_name), this.store, false);
+      } catch (error) {
+        this.options.log?.(`change ${id}: diffing it again failed: ${(error as Error).message}`);
+      }
+    }
+    await this.release(id);
+    this.options.log?.(`change ${id}: its publish was interrupted before the data swap; staged again`);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
   // The import command
 
   /**
@@ -969,7 +1124,7 @@ export class DeskEngine implements ChangeDesk {
         'npm run import',
       ],
     );
-    const [{ n }] = await this.db.all('SELECT count(*) AS n FROM desk_versions WHERE kind = ?', [kind]);
+    await keepBaseline(this.store, kind, served, id, at);
     // Applied over the guard only with --allow-removals: its removals were confirmed.
     const ledger =
       prepared.diff &&
@@ -991,13 +1146,7 @@ export class DeskEngine implements ChangeDesk {
         diff: prepared.diff?.summary ?? null,
       },
       actor.name,
-      await versionContentOf(this.store, kind, next),
-      Number(n) === 0
-        ? {
-            ...(await versionContentOf(this.store, kind, served)),
-            sources: served.sources.filter((s) => s.kind === kind),
-          }
-        : null,
+      await versionContentOf(this.store, kind, next, id),
       dataVersion,
       at,
       ledger,
@@ -1021,8 +1170,8 @@ export class DeskEngine implements ChangeDesk {
   // ---------------------------------------------------------------------------------------------------------
   // Audit
 
-  async recordOpsEvent(event: OpsEvent): Promise<number> {
-    const [row] = await this.db.all(
+  async recordOpsEvent(event: OpsEvent, db = this.db): Promise<number> {
+    const [row] = await db.all(
       'INSERT INTO ops_audit (at, actor, via, action, target, detail) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
       [
         (event.at ?? new Date()).toISOString(),
@@ -1082,9 +1231,12 @@ export class DeskEngine implements ChangeDesk {
     );
   }
 
-  /** Waits for stagings still running (they write to the store), then lets go; the store is the caller's. */
+  /** Waits for stagings and a recovery still running (they write to the store); the store is the caller's. */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.running]);
+    const recovery = this.recovery;
+    this.recovery = undefined;
+    if (recovery) clearInterval(recovery.timer);
+    await Promise.allSettled([...this.running, recovery?.pass]);
   }
 }
 

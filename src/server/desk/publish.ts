@@ -3,22 +3,25 @@ import { promisify } from 'node:util';
 import { gunzip as gunzipCallback, gunzipSync, gzip as gzipCallback, gzipSync } from 'node:zlib';
 import { stringify } from 'csv-stringify/sync';
 import { toCsvCell } from '../../contract/csv-cell';
-import type { ChangeKind } from '../../contract/ops-changes';
-import type { DataSet, DataSetSource } from '../domain/data-set';
+import type { ChangeKind, VersionSummary } from '../../contract/ops-changes';
+import type { DataSet } from '../domain/data-set';
 import { KIND_DEFINITIONS } from '../importer/kinds';
-import { DataSetChangedError, type LookupStore } from '../store/store';
+import { ChangeNotHeldError, DataSetChangedError, type LookupStore } from '../store/store';
 import { startWorker } from '../worker-thread';
-import { deskDbOf } from './db';
+import { deskDbOf, type DeskDb } from './db';
 import { rowsOfKind } from './diff';
+import type { RemovalLedger } from './removal-ledger';
 import { KEEP_SNAPSHOT_SQL } from './kept-file';
 import { buildChange } from './prepare';
+import { crashPoint } from './recovery';
 
 // Publishing an approved change: the new data set rebuilt from the kept file against what is served, written
-// through the store's replaceDataSet with the diffed data version expected (one transaction), and the snapshot
-// of the kind a rollback restores, kept in desk_snapshots. A large change (1 MB kept, gzip, or more) is published
-// by a worker thread (publish-worker.ts) at a lower priority, through its own connection to the store: the event
-// loop that answers lookups neither parses the file, builds the data set, writes it nor makes or keeps its
-// snapshot (it only records the version, pointing at the snapshot kept).
+// through the store's replaceDataSet with the diffed data version expected (one transaction, which also records
+// the swap for the change: recovery.ts), and the snapshot of the kind a rollback restores, kept in
+// desk_snapshots. A large change (1 MB kept, gzip, or more) is published by a worker thread (publish-worker.ts)
+// at a lower priority, through its own connection to the store: the event loop that answers lookups neither
+// parses the file, builds the data set, writes it nor makes or keeps its snapshot (it only records the version,
+// pointing at the snapshot kept).
 
 const gzipAsync = promisify(gzipCallback);
 const gunzipAsync = promisify(gunzipCallback);
@@ -39,14 +42,16 @@ export async function snapshotOf(kind: ChangeKind, dataSet: DataSet): Promise<Bu
 }
 
 export interface PublishJob {
+  /** The change, held by `owner` (recovery.ts): the swap commits only while it still is. */
+  changeId: string;
+  owner: string;
+  leaseMs: number;
   kind: ChangeKind;
   /** The change's kept file (import format), gzip-compressed as kept: unpacked where the rows are read. */
   gz: Uint8Array;
   fileName: string;
   /** The data version the change was diffed against: nothing is written if another is served. */
   expectedVersion: string;
-  /** Whether to keep the data replaced as the baseline version (the kind's first publish). */
-  baseline: boolean;
 }
 
 /** A version's content: the kind's rows served and their snapshot, kept in desk_snapshots under this id. */
@@ -56,20 +61,87 @@ export interface VersionContent {
 }
 
 export type PublishOutcome =
-  | { type: 'published'; next: VersionContent; baseline: (VersionContent & { sources: DataSetSource[] }) | null }
+  | { type: 'published'; next: VersionContent }
   /** Another data version is served: the change is to be diffed again. */
   | { type: 'changed' }
   /** The change no longer validates against the served data. */
-  | { type: 'invalid' };
+  | { type: 'invalid' }
+  /** A recovery took the change over (this publisher had stopped renewing its lease): nothing was written. */
+  | { type: 'not-held' };
 
 /** The kind's rows of a data set, and their snapshot kept in the store's desk_snapshots (this connection). */
 export async function versionContentOf(
   store: LookupStore,
   kind: ChangeKind,
   dataSet: DataSet,
+  /** The change whose publish keeps it (recovery.ts finds the ones left without a version by it). */
+  changeId: string | null,
 ): Promise<VersionContent> {
-  const [row] = await deskDbOf(store).all(KEEP_SNAPSHOT_SQL, [await snapshotOf(kind, dataSet)]);
+  const [row] = await deskDbOf(store).all(KEEP_SNAPSHOT_SQL, [await snapshotOf(kind, dataSet), changeId]);
   return { rows: rowsOfKind(kind, dataSet), snapshotId: Number(row.id) };
+}
+
+type VersionRow = Omit<VersionSummary, 'id' | 'restorable'> & {
+  snapshotId: number;
+  /** The removal guard's ledger after this version (removal-ledger.ts); none for a baseline. */
+  ledger: RemovalLedger | null;
+};
+
+export async function insertVersion(db: DeskDb, v: VersionRow): Promise<number> {
+  const [row] = await db.all(
+    `INSERT INTO desk_versions (kind, change_id, staged_by, approved_by, published_at, file_name, sha256, rows, countries,
+       summary, data_version, snapshot_id, removal_ledger) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    [
+      v.kind,
+      v.changeId,
+      v.stagedBy,
+      v.approvedBy,
+      v.publishedAt,
+      v.fileName,
+      v.sha256,
+      v.rows,
+      v.countries.join(' '),
+      v.diff ? JSON.stringify(v.diff) : null,
+      v.dataVersion,
+      v.snapshotId,
+      v.ledger ? JSON.stringify(v.ledger) : null,
+    ],
+  );
+  return Number(row.id);
+}
+
+/**
+ * Before a kind's first publish (its first version): the data it replaces (e.g. the seed), kept as the kind's
+ * baseline version, so even the first change can be rolled back. Kept before the swap, so a publish interrupted
+ * after it still has it.
+ */
+export async function keepBaseline(
+  store: LookupStore,
+  kind: ChangeKind,
+  served: DataSet,
+  changeId: string,
+  at: string,
+): Promise<void> {
+  const db = deskDbOf(store);
+  const [{ n }] = await db.all('SELECT count(*) AS n FROM desk_versions WHERE kind = ?', [kind]);
+  if (Number(n) > 0) return;
+  const sources = served.sources.filter((s) => s.kind === kind);
+  const content = await versionContentOf(store, kind, served, changeId);
+  await insertVersion(db, {
+    kind,
+    changeId: null,
+    stagedBy: null,
+    approvedBy: null,
+    publishedAt: sources.map((s) => s.importedAt ?? '').sort()[0] || at,
+    fileName: sources.map((s) => s.file).join(' ') || '(baseline)',
+    sha256: sources.map((s) => s.sha256).join(' '),
+    rows: content.rows,
+    countries: [...new Set(sources.flatMap((s) => s.countries ?? []))].sort(),
+    diff: null,
+    dataVersion: '',
+    snapshotId: content.snapshotId,
+    ledger: null,
+  });
 }
 
 /** Publishes on this connection (this thread, or the worker's own). */
@@ -78,22 +150,20 @@ export async function publishOn(store: LookupStore, job: PublishJob): Promise<Pu
   if (version !== job.expectedVersion) return { type: 'changed' };
   const next = await buildChange(job.kind, await gunzip(job.gz), job.fileName, served);
   if (!next) return { type: 'invalid' };
+  await keepBaseline(store, job.kind, served, job.changeId, new Date().toISOString());
+  crashPoint('publish-before-swap');
   try {
-    await store.replaceDataSet(next, { expectedVersion: version });
+    await store.replaceDataSet(next, {
+      expectedVersion: version,
+      publishing: { changeId: job.changeId, owner: job.owner, leaseMs: job.leaseMs },
+    });
   } catch (error) {
     if (error instanceof DataSetChangedError) return { type: 'changed' };
+    if (error instanceof ChangeNotHeldError) return { type: 'not-held' };
     throw error;
   }
-  return {
-    type: 'published',
-    next: await versionContentOf(store, job.kind, next),
-    baseline: job.baseline
-      ? {
-          ...(await versionContentOf(store, job.kind, served)),
-          sources: served.sources.filter((s) => s.kind === job.kind),
-        }
-      : null,
-  };
+  crashPoint('publish-swapped');
+  return { type: 'published', next: await versionContentOf(store, job.kind, next, job.changeId) };
 }
 
 /** Kept files from this size (bytes, gzip-compressed) are published by a worker thread. */

@@ -42,6 +42,33 @@ export interface ReplaceOptions {
    * replace committed since: an import built on a stale read would otherwise silently undo that one.
    */
   expectedVersion?: string;
+  /**
+   * The desk change this data set publishes (desk/recovery.ts). The replace commits only while that change is
+   * still approved and held by `owner` — its lease renewed by `leaseMs` in the same transaction — and records
+   * the swap in desk_swaps there too, so a publish interrupted after the commit is known to have swapped.
+   * Otherwise it is refused with ChangeNotHeldError, nothing changed.
+   */
+  publishing?: { changeId: string; owner: string; leaseMs: number };
+}
+
+/** The statements of ReplaceOptions.publishing, with `?` placeholders: hold the change, record the swap. */
+export const PUBLISHING_SQL = {
+  hold: `UPDATE desk_changes SET lease_until = ? WHERE id = ? AND status = 'approved' AND lease_owner = ?`,
+  record: `INSERT INTO desk_swaps (change_id, data_version, swapped_at) SELECT ?, CAST(version AS TEXT), ? FROM data_version`,
+};
+
+/** SQL written with `?` placeholders, numbered for PostgreSQL ($1, $2…). */
+export const numberedParameters = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+/** replaceDataSet's `publishing` change is no longer held by its publisher (a recovery took it over). */
+export class ChangeNotHeldError extends Error {
+  constructor(readonly changeId: string) {
+    super(`change ${changeId} is no longer held by this publisher (a recovery took it over); nothing was changed`);
+    this.name = 'ChangeNotHeldError';
+  }
 }
 
 /** replaceDataSet's `expectedVersion` is no longer the served one: someone else committed a data set meanwhile. */

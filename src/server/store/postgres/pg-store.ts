@@ -7,7 +7,10 @@ import { type City, type PayoutNetwork, type PayoutType } from '../../../contrac
 import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../../domain/data-set';
 import { AGENT_TABLE, BRANCH_TABLE, selectColumns, tableColumns, tableValues } from '../../domain/kind-columns';
 import {
+  ChangeNotHeldError,
   DataSetChangedError,
+  PUBLISHING_SQL,
+  numberedParameters,
   StoreUnavailableError,
   type DataStatus,
   type LookupStore,
@@ -457,6 +460,21 @@ export class PgStore implements LookupStore {
         );
         for (const table of REBUILT_TABLES) await swapIn(client, table);
         await client.query('UPDATE data_version SET version = version + 1');
+        const publishing = options.publishing;
+        if (publishing) {
+          // Last, just before the commit: the change's row is locked only that long (its lease's renewals wait).
+          const until = new Date(Date.now() + publishing.leaseMs).toISOString();
+          const held = await client.query(numberedParameters(PUBLISHING_SQL.hold), [
+            until,
+            publishing.changeId,
+            publishing.owner,
+          ]);
+          if (held.rowCount !== 1) throw new ChangeNotHeldError(publishing.changeId);
+          await client.query(numberedParameters(PUBLISHING_SQL.record), [
+            publishing.changeId,
+            new Date().toISOString(),
+          ]);
+        }
         if (options.commitWhen && !(await options.commitWhen)) {
           await client.query('ROLLBACK');
           client.release();

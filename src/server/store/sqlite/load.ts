@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import type { DataSet } from '../../domain/data-set';
 import { AGENT_TABLE, BRANCH_TABLE, insertInto, tableValues } from '../../domain/kind-columns';
-import { DataSetChangedError, type ReplaceOptions } from '../store';
+import { ChangeNotHeldError, DataSetChangedError, PUBLISHING_SQL, type ReplaceOptions } from '../store';
 
 // The SQLite store's load: a whole data set replaces the served one in one write transaction.
 
@@ -42,6 +42,13 @@ export async function replaceDataSet(
       if (commitWhen) await setImmediate();
     }
     if (commitWhen && !(await commitWhen)) return false;
+    const publishing = options.publishing;
+    if (publishing) {
+      const until = new Date(Date.now() + publishing.leaseMs).toISOString();
+      if (db.prepare(PUBLISHING_SQL.hold).run(until, publishing.changeId, publishing.owner).changes !== 1)
+        throw new ChangeNotHeldError(publishing.changeId);
+      db.prepare(PUBLISHING_SQL.record).run(publishing.changeId, new Date().toISOString());
+    }
     db.exec('COMMIT');
     committed = true;
   } finally {
