@@ -4,13 +4,14 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
 import puppeteer from 'puppeteer-core';
-import { CORRESPONDENT_ID, expect, test } from './fixtures';
+import { CORRESPONDENT_ID, docsOutputDir, expect, test } from './fixtures';
 
 // Issue #16: Lighthouse on each screen, against the built portal served by the real server (the e2e server of
 // playwright.config.ts), in Debian's Chromium, with a signed-in teller, on a simulated slow 4G link
 // (PC_ON_SLOW_4G; Lantern simulation: the score is computed from the page's network and CPU trace, not from
 // timers of a busy test machine).
-// The scores go to docs/lighthouse.md and docs/lighthouse.json; any category under FAIL_UNDER fails the run.
+// The scores go to lighthouse.md and lighthouse.json in the test's output folder (docs/ with `npm run
+// docs:lighthouse`); any category under FAIL_UNDER fails the run.
 
 const SCREENS = [
   { name: 'Agents', path: '/agents?receivingCountry=MX&deliveryMode=01', lookup: '/v1/agents?' },
@@ -196,7 +197,7 @@ test('Lighthouse: performance, accessibility, best practices and SEO of every sc
 });
 
 function writeReport(results: ScreenScores[]) {
-  const docs = join(process.cwd(), 'docs');
+  const docs = docsOutputDir();
   mkdirSync(docs, { recursive: true });
   const measuredAt = new Date().toISOString();
   writeFileSync(
@@ -212,7 +213,7 @@ function writeReport(results: ScreenScores[]) {
     [
       '# Lighthouse scores of the portal',
       '',
-      `Written by \`e2e/lighthouse.spec.ts\` (part of \`npm test\`) on ${measuredAt}; the numbers are also in [lighthouse.json](lighthouse.json).`,
+      `Written by \`npm run docs:lighthouse\` (\`e2e/lighthouse.spec.ts\`, which \`npm test\` runs as a gate) on ${measuredAt}; the numbers are also in [lighthouse.json](lighthouse.json).`,
       `Each row is the median of ${RUNS} runs (Lighthouse's computeMedianRun).`,
       'Each screen is loaded signed in (correspondent id in localStorage), with an empty HTTP cache, from the built portal',
       'served by the real server (Brotli, see [compression-and-caching.md](compression-and-caching.md)), in Debian Chromium.',
