@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import {
   chooseCountry,
   clearLikeAPerson,
+  docsScreenshot,
   expect,
   expectAccessible,
   paste,
@@ -132,11 +133,11 @@ test('agents screen: accessible, readable at 360 px, screenshot', async ({ page 
   await expect(page.getByRole('table', { name: 'Agents' }).locator('tbody tr')).toHaveCount(10);
   await expect(page.getByRole('list', { name: 'Data status' })).toBeVisible();
   await expectAccessible(page);
-  await page.screenshot({ path: 'docs/screenshots/agents.png', fullPage: true });
+  await docsScreenshot(page, 'agents.png', { fullPage: true });
 
   await page.setViewportSize({ width: 360, height: 740 });
   // Nothing but the results table itself scrolls sideways.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await expectAccessible(page);
-  await page.screenshot({ path: 'docs/screenshots/agents-360.png' });
+  await docsScreenshot(page, 'agents-360.png');
 });

@@ -1,7 +1,21 @@
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test as base, type Locator, type Page } from '@playwright/test';
+import { expect, test as base, type Locator, type Page, type PageScreenshotOptions } from '@playwright/test';
 
 export const CORRESPONDENT_ID = 'AB12CD';
+
+/**
+ * Where the manuals' pictures and reports go: `docs/` when `npm run docs:screenshots` / `docs:lighthouse` asks for
+ * them (DOCS_OUT=docs), else the test's own output folder — a test run never writes a tracked file.
+ */
+export function docsOutputDir(subfolder = '') {
+  return process.env.DOCS_OUT ? join(process.env.DOCS_OUT, subfolder) : base.info().outputPath(subfolder);
+}
+
+/** A screenshot the manuals show (docs/screenshots/<name> when the docs are made, see docsOutputDir). */
+export async function docsScreenshot(page: Page, name: string, options: PageScreenshotOptions = {}) {
+  await page.screenshot({ ...options, path: join(docsOutputDir('screenshots'), name) });
+}
 
 /** Signs the teller in the way the portal remembers it: the correspondent id in localStorage. */
 export async function signIn(page: Page, id = CORRESPONDENT_ID) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { csvRows } from '../src/testing/csv-rows';
-import { expect, expectAccessible, signIn, test, typeLikeAPerson } from './fixtures';
+import { docsScreenshot, expect, expectAccessible, signIn, test, typeLikeAPerson } from './fixtures';
 
 // Issue #24, "Must show": the operations desk in the browser, as its people use it. A maker (who also holds
 // the checker role: the four-eyes rule refuses their own change whatever their roles) uploads a Bangladesh
@@ -145,7 +145,7 @@ test('maker stages, reads the errors, corrects; own approve refused; checker app
 
   const maker = await newDesk(browser, MAKER);
   await expectAccessible(maker.page);
-  await maker.page.screenshot({ path: 'docs/screenshots/ops-inbox.png', fullPage: true });
+  await docsScreenshot(maker.page, 'ops-inbox.png', { fullPage: true });
 
   // 1. The file with 3 broken rows: the report shows each problem with its row, column and value.
   await upload(maker.page, files.broken);
@@ -170,7 +170,7 @@ test('maker stages, reads the errors, corrects; own approve refused; checker app
   await expect(maker.page.getByRole('link', { name: 'Download the problems (CSV)' })).toBeVisible();
   await expect(maker.page.getByText('This change has problems: it cannot be published.')).toBeVisible();
   await expectAccessible(maker.page);
-  await maker.page.screenshot({ path: 'docs/screenshots/ops-report.png', fullPage: true });
+  await docsScreenshot(maker.page, 'ops-report.png', { fullPage: true });
   const problemsCsv = await maker.page.request.get(
     (await maker.page.getByRole('link', { name: 'Download the problems (CSV)' }).getAttribute('href'))!,
   );
@@ -203,7 +203,7 @@ test('maker stages, reads the errors, corrects; own approve refused; checker app
   // The filter's list has closed (a list fading out reads as low contrast to axe).
   await expect(maker.page.locator('li[data-value]')).toHaveCount(0);
   await expectAccessible(maker.page);
-  await maker.page.screenshot({ path: 'docs/screenshots/ops-diff.png', fullPage: true });
+  await docsScreenshot(maker.page, 'ops-diff.png', { fullPage: true });
 
   // 3. The maker's own approve: the screen says another checker must approve it, and the API refuses (403).
   await expect(maker.page.getByTestId('own-change')).toContainText('another checker must approve it');
@@ -226,7 +226,7 @@ test('maker stages, reads the errors, corrects; own approve refused; checker app
   await expect(checker.page).toHaveURL(changeUrl.replace(/^https?:\/\/[^/]+/, new URL(checker.page.url()).origin));
   await typeLikeAPerson(checker.page.getByLabel('Comment (optional)'), ['Checked the new ', 'Chattogram branch']);
   await expectAccessible(checker.page);
-  await checker.page.screenshot({ path: 'docs/screenshots/ops-approve.png', fullPage: true });
+  await docsScreenshot(checker.page, 'ops-approve.png', { fullPage: true });
   await checker.page.getByRole('button', { name: 'Approve and publish' }).click();
   await expect(checker.page.getByTestId('change-status')).toHaveText('Published', { timeout: 120_000 });
   await expect(checker.page.getByTestId('decided')).toContainText(`Decided by ${CHECKER}`);
@@ -245,7 +245,7 @@ test('maker stages, reads the errors, corrects; own approve refused; checker app
   const versions = maker.page.getByTestId('version-row');
   await expect(versions.first()).toContainText('bd-branches.csv');
   await expectAccessible(maker.page);
-  await maker.page.screenshot({ path: 'docs/screenshots/ops-history.png', fullPage: true });
+  await docsScreenshot(maker.page, 'ops-history.png', { fullPage: true });
   const previous = versions.filter({ hasNotText: 'bd-branches.csv' }).filter({ hasText: 'Bank branches' }).first();
   await previous.getByRole('button', { name: /Roll back to/ }).click();
   await expect(maker.page).toHaveURL(/\/ops\/changes\/[^/]+$/);
@@ -265,23 +265,23 @@ test('maker stages, reads the errors, corrects; own approve refused; checker app
   await maker.page.getByRole('tab', { name: 'My changes' }).click();
   await expect(maker.page.getByRole('table', { name: 'Changes' })).toContainText('bd-branches-broken.csv');
   await expectAccessible(maker.page);
-  await maker.page.screenshot({ path: 'docs/screenshots/ops-my-changes.png', fullPage: true });
+  await docsScreenshot(maker.page, 'ops-my-changes.png', { fullPage: true });
   await checker.page.getByRole('tab', { name: 'Audit' }).click();
   await expect(checker.page.getByTestId('audit-row').filter({ hasText: 'approved' }).first()).toContainText(CHECKER);
   await typeLikeAPerson(checker.page.getByLabel('Who'), [MAKER.slice(0, 5), MAKER.slice(5)]);
   await expect(checker.page.getByTestId('audit-row').first()).toContainText(MAKER);
   await expectAccessible(checker.page);
-  await checker.page.screenshot({ path: 'docs/screenshots/ops-audit.png', fullPage: true });
+  await docsScreenshot(checker.page, 'ops-audit.png', { fullPage: true });
   await checker.page.getByRole('tab', { name: 'Data quality' }).click();
   await expect(checker.page.getByTestId('quality-check').first()).toBeVisible();
   await expectAccessible(checker.page);
-  await checker.page.screenshot({ path: 'docs/screenshots/ops-quality.png', fullPage: true });
+  await docsScreenshot(checker.page, 'ops-quality.png', { fullPage: true });
 
   const admin = await newDesk(browser, ADMIN);
   await admin.page.getByRole('tab', { name: 'Accounts' }).click();
   await expect(admin.page.getByRole('table', { name: 'Operations accounts' })).toContainText(MAKER);
   await expectAccessible(admin.page);
-  await admin.page.screenshot({ path: 'docs/screenshots/ops-accounts.png', fullPage: true });
+  await docsScreenshot(admin.page, 'ops-accounts.png', { fullPage: true });
 
   await Promise.all([maker.context.close(), checker.context.close(), admin.context.close(), teller.close()]);
 });
@@ -294,7 +294,7 @@ test('sign-in: the field has the focus at once, keystrokes are kept, a wrong pas
   await page.keyboard.type(CHECKER, { delay: 30 });
   await expect(user).toHaveValue(CHECKER);
   await expectAccessible(page);
-  await page.screenshot({ path: 'docs/screenshots/ops-sign-in.png' });
+  await docsScreenshot(page, 'ops-sign-in.png');
   await typeLikeAPerson(page.getByLabel('Password'), ['not the ', 'password']);
   await page.keyboard.press('Enter');
   await expect(page.getByRole('alert')).toContainText('The user name or the password is not right');
@@ -336,7 +336,7 @@ test('column mapping of a header the desk does not know', async ({ browser }) =>
     await page.getByRole('option', { name: new RegExp(`^${field}( \\*)?$`) }).click();
   }
   await expectAccessible(page);
-  await page.screenshot({ path: 'docs/screenshots/ops-mapping.png', fullPage: true });
+  await docsScreenshot(page, 'ops-mapping.png', { fullPage: true });
   await page.getByRole('button', { name: 'Upload with this mapping' }).click();
   await expect(page).toHaveURL(/\/ops\/changes\/[^/]+$/, { timeout: 60_000 });
   await expect(page.getByTestId('change-status')).not.toHaveText('Validating', { timeout: 120_000 });
@@ -365,7 +365,7 @@ test('the desk at 360 px: inbox, upload, a change, history', async ({ browser })
   await page.getByRole('table', { name: 'Changes' }).getByRole('link', { name: 'bd-branches.csv' }).first().click();
   await expect(page.getByTestId('change-status')).toBeVisible();
   await expectAccessible(page);
-  await page.screenshot({ path: 'docs/screenshots/ops-change-360.png', fullPage: true });
+  await docsScreenshot(page, 'ops-change-360.png', { fullPage: true });
   await page.getByRole('tab', { name: 'History' }).click();
   await expect(page.getByTestId('version-row').first()).toBeVisible();
   await expectAccessible(page);
@@ -418,6 +418,6 @@ test('the desk in Spanish: every screen without English text, axe clean', async 
   await expect(page.getByTestId('diff-counts')).toBeVisible();
   await noEnglish();
   await expectAccessible(page);
-  await page.screenshot({ path: 'docs/screenshots/ops-diff-es.png', fullPage: true });
+  await docsScreenshot(page, 'ops-diff-es.png', { fullPage: true });
   await context.close();
 });

@@ -1,4 +1,13 @@
-import { chooseCountry, chooseDeliveryMode, expect, expectAccessible, signIn, test, typeLikeAPerson } from './fixtures';
+import {
+  chooseCountry,
+  chooseDeliveryMode,
+  docsScreenshot,
+  expect,
+  expectAccessible,
+  signIn,
+  test,
+  typeLikeAPerson,
+} from './fixtures';
 
 test.beforeEach(async ({ page }) => signIn(page));
 
@@ -13,7 +22,7 @@ test('payout networks: the networks of the country and mode with the payout type
   await expect(table).toContainText('Payout anywhere within the network');
   await expect(page.getByTestId('result-total')).toHaveText(/\d+ payout networks/);
   await expectAccessible(page);
-  await page.screenshot({ path: 'docs/screenshots/payout-networks.png', fullPage: true });
+  await docsScreenshot(page, 'payout-networks.png', { fullPage: true });
 
   // Switching screens keeps the country and mode.
   await page.getByRole('tab', { name: 'Agents' }).click();
@@ -37,7 +46,7 @@ test('branch finder for Bangladesh: head office, bank, district filter, empty re
   await expect(page).toHaveURL(/bankName=SONALI/);
   await expect(rows.first()).toContainText('SONALI BANK');
   await expectAccessible(page);
-  await page.screenshot({ path: 'docs/screenshots/branches.png' });
+  await docsScreenshot(page, 'branches.png');
 
   // Routing number copies in one click.
   const routing = (await rows.first().locator('td').nth(1).locator('code').textContent())!;

@@ -1,8 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Page } from '@playwright/test';
-import { clearLikeAPerson, expect as baseExpect, expectAccessible, signIn, test, typeLikeAPerson } from './fixtures';
+import {
+  clearLikeAPerson,
+  docsScreenshot,
+  expect as baseExpect,
+  expectAccessible,
+  signIn,
+  test,
+  typeLikeAPerson,
+} from './fixtures';
 
 // Issue #25, points 1, 2, 3, 13 and 14: the rows on screen are the answer's (a stable branch id as their key),
 // the finder tells the truth about a real code not in our list and about a head office that does not pay into
@@ -11,8 +18,6 @@ import { clearLikeAPerson, expect as baseExpect, expectAccessible, signIn, test,
 // The machine is shared (load average ~20 on two cores while these ran): generous waits, the same checks.
 const expect = baseExpect.configure({ timeout: 30_000 });
 test.describe.configure({ timeout: 300_000 });
-
-const SCREENSHOTS = join(import.meta.dirname, '..', 'docs', 'screenshots');
 
 const branchRows = (page: Page) => page.getByRole('table', { name: 'Bank branches' }).locator('tbody tr');
 const total = async (page: Page) => Number((await page.getByTestId('result-total').textContent())!.replace(/\D/g, ''));
@@ -121,7 +126,7 @@ test('13. a branch in full: deep link, every field with its copy button, the cou
   await drawer.getByRole('button', { name: 'Copy IFSC BARB0COLIND' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('BARB0COLIND');
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: join(SCREENSHOTS, 'branch-detail-desktop.png') });
+  await docsScreenshot(page, 'branch-detail-desktop.png');
   await expectAccessible(page);
 
   // The link alone opens the same branch (a new tab, a link sent to a colleague), on a phone too.
@@ -131,7 +136,7 @@ test('13. a branch in full: deep link, every field with its copy button, the cou
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(url);
   await expect(page.getByRole('dialog').getByTestId('branch-detail-branchId')).toContainText('IN-BARB0COLIND');
-  await page.screenshot({ path: join(SCREENSHOTS, 'branch-detail-phone.png') });
+  await docsScreenshot(page, 'branch-detail-phone.png');
   await expectAccessible(page);
   // Closing it goes back to the list.
   await page.getByRole('button', { name: 'Close the branch details' }).click();

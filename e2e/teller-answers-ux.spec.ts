@@ -1,6 +1,14 @@
 import type { Page } from '@playwright/test';
 import { TcpProxy } from '../src/testing/tcp-proxy';
-import { clearLikeAPerson, expect as baseExpect, expectAccessible, signIn, test, typeLikeAPerson } from './fixtures';
+import {
+  clearLikeAPerson,
+  docsScreenshot,
+  expect as baseExpect,
+  expectAccessible,
+  signIn,
+  test,
+  typeLikeAPerson,
+} from './fixtures';
 
 // Two cores shared by several engineers: an answer may take seconds (the outage test's 5 s is its own).
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -13,7 +21,6 @@ const PORT = Number(process.env.E2E_PORT ?? 8310);
 /** The outage test's own port (8450–8459 are this branch's): a TCP proxy to the real server that it can cut. */
 const PROXY_PORT = Number(process.env.E2E_PROXY_PORT ?? 8451);
 const PHONE = { width: 390, height: 844 };
-const SHOTS = 'docs/screenshots';
 
 /** The first answer row, table or card list. */
 const firstRow = (page: Page, list: string) =>
@@ -108,7 +115,7 @@ test.describe('desktop 1280', () => {
     const ask = page.getByTestId('choose-mode');
     await expect(ask).toContainText('Mexico offers several delivery modes: choose one.');
     expect(new URL(page.url()).searchParams.get('deliveryMode')).toBeNull();
-    await page.screenshot({ path: `${SHOTS}/teller-choose-mode.png` });
+    await docsScreenshot(page, 'teller-choose-mode.png');
     await expect(
       page.getByRole('status').filter({ hasText: 'Choose a receiving country and a delivery mode' }),
     ).toBeVisible();
@@ -142,7 +149,7 @@ test.describe('desktop 1280', () => {
     const suggestion = page.getByTestId('did-you-mean');
     await expect(suggestion).toContainText('Did you mean Tequesquitlán?');
     await expectAccessible(page);
-    await page.screenshot({ path: `${SHOTS}/teller-did-you-mean.png` });
+    await docsScreenshot(page, 'teller-did-you-mean.png');
     await suggestion.getByRole('button', { name: 'Tequesquitlán' }).click();
     await expect(search).toHaveValue('Tequesquitlán');
     await expect(firstRow(page, 'Agents')).toContainText('Tequesquitlán');
@@ -313,7 +320,7 @@ test.describe('phone 390×844', () => {
     await expect(row).toContainText('Elektra');
     await expect(row).toBeInViewport({ ratio: 0.3 });
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
-    await page.screenshot({ path: `${SHOTS}/teller-phone-agents.png` });
+    await docsScreenshot(page, 'teller-phone-agents.png');
 
     await page.goto('/branches?receivingCountry=IN&deliveryMode=04');
     expect((await bar.boundingBox())!.height).toBeLessThanOrEqual(64);
@@ -325,7 +332,7 @@ test.describe('phone 390×844', () => {
     await expect(branch).toBeInViewport({ ratio: 0.3 });
     // The filters folded under MORE FILTERS stay one tap away and do not push the answer out of sight.
     await expect(page.getByRole('button', { name: /More filters/ })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/teller-phone-branches.png` });
+    await docsScreenshot(page, 'teller-phone-branches.png');
     await expectAccessible(page);
   });
 });
