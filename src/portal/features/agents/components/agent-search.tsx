@@ -147,7 +147,7 @@ export function AgentSearch({
         />
       ),
     },
-    { header: isAccountTransfer ? t('bankBranchRows.branch') : t('columns.agent'), cell: (agent) => agent.agentName },
+    { header: isAccountTransfer ? t('columns.branch') : t('columns.agent'), cell: (agent) => agent.agentName },
     ...(isAccountTransfer
       ? [
           {

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../lib/i18n';
-import { usePayoutNetworks } from '../../payout-networks/api/get-payout-networks';
+import { useAccountTransferHeadOffices } from '../api/get-head-offices';
 
 /**
  * With delivery mode 04 the agent list holds bank branches, each listed once per head office that pays into it:
@@ -9,7 +9,7 @@ import { usePayoutNetworks } from '../../payout-networks/api/get-payout-networks
  */
 export function useBankBranchCount(receivingCountry: string, isAccountTransfer: boolean) {
   const { t } = useTranslation();
-  const headOffices = usePayoutNetworks({ receivingCountry, deliveryMode: '04' }, isAccountTransfer);
+  const headOffices = useAccountTransferHeadOffices(receivingCountry, isAccountTransfer);
   if (!isAccountTransfer) return undefined;
   return (total: number) => {
     const offices = headOffices.data?.data.length;

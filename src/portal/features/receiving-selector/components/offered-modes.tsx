@@ -36,8 +36,7 @@ export function OfferedModes({
     return (
       <Alert severity="warning" role="alert" data-testid="mode-not-offered" sx={{ py: 0 }}>
         <span data-testid="offered-modes">
-          {t('teller.offered.notOffered', { code: named.code, mode: modeName(named), country: countryName })}{' '}
-          {sentence}
+          {t('teller.offered.notOffered', { code: named.code, mode: modeName(named), country: countryName })} {sentence}
         </span>{' '}
         {offered.map((mode) => (
           <Button
