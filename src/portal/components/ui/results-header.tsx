@@ -17,6 +17,7 @@ export function ResultsHeader<T>({
   importColumns,
   screen,
   filters,
+  countText,
 }: {
   noun: CountedNoun;
   source: ExportSource<T>;
@@ -25,12 +26,14 @@ export function ResultsHeader<T>({
   importColumns?: CsvColumn<T>[];
   screen: string;
   filters: Record<string, string | undefined>;
+  /** A count that says more than "N <noun>" (mode-04 agent rows are bank branches through head offices). */
+  countText?: (total: number) => string;
 }) {
   const { t } = useTranslation();
   return (
     <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
       <Typography role="status" data-testid="result-total">
-        {t(noun, { count: source.total, formatted: formatNumber(source.total) })}
+        {countText ? countText(source.total) : t(noun, { count: source.total, formatted: formatNumber(source.total) })}
       </Typography>
       <ExportCsvButton
         source={source}

@@ -27,6 +27,7 @@ import { agentsQueryOptions, getAgents, useAgents } from '../api/get-agents';
 import { useStates } from '../api/get-states';
 import { useCityNames } from '../api/get-place-names';
 import { applyName, nearestNames } from '../../../lib/fold';
+import { useBankBranchCount } from './bank-branch-count';
 
 const FILTERS = ['state', 'search', 'pageNumber', 'pageSize'] as const;
 const loadFilterSchema = () =>
@@ -110,6 +111,8 @@ export function AgentSearch({
   const params = { ...others, receivingCountry, deliveryMode, ...presentValues(values) };
   const agents = useAgents(params, true);
   const isAccountTransfer = Number(deliveryMode) === ACCOUNT_TRANSFER_TO_OTHER_BANK;
+  // Mode-04 rows are bank branches reachable through a head office: their count and headers say so.
+  const bankBranchCount = useBankBranchCount(receivingCountry, isAccountTransfer);
   const errors = form.formState.errors;
   // A value set from the URL or a suggestion (not typed) must shrink the label too (issue #25).
   const watchedSearch = useWatch({ control: form.control, name: 'search' });
@@ -144,7 +147,7 @@ export function AgentSearch({
         />
       ),
     },
-    { header: t('columns.agent'), cell: (agent) => agent.agentName },
+    { header: isAccountTransfer ? t('columns.branch') : t('columns.agent'), cell: (agent) => agent.agentName },
     ...(isAccountTransfer
       ? [
           {
@@ -160,7 +163,7 @@ export function AgentSearch({
         ]
       : []),
     {
-      header: t('columns.headOffice'),
+      header: isAccountTransfer ? t('bankBranchRows.through') : t('columns.headOffice'),
       cell: (agent) => (
         <>
           {agent.headOfficeName}
@@ -339,9 +342,10 @@ export function AgentSearch({
               importColumns={agentImportColumns}
               screen="agents"
               filters={{ receivingCountry, deliveryMode, state: values.state, search: values.search }}
+              countText={bankBranchCount}
             />
             <ResultsView
-              label={t('agents.list')}
+              label={isAccountTransfer ? t('bankBranchRows.list') : t('agents.list')}
               rows={agents.data.data}
               columns={columns}
               rowKey={(agent) => `${agent.receivingAgentHeadOfficeCode}:${agent.agentCode}`}

@@ -14,6 +14,7 @@ import { errorSentence } from '../../../lib/api-client';
 import { useReceivingSelection } from '../../../lib/url-state';
 import { useDeliveryModes } from '../api/get-delivery-modes';
 import { useReceivingCountries } from '../api/get-receiving-countries';
+import { OfferedModes } from './offered-modes';
 
 /** Country and delivery-mode names in the interface language (issue #25): Intl for countries, the catalogue for
  * modes. */
@@ -130,6 +131,16 @@ export function ReceivingSelector() {
             </Button>
           ))}
         </Alert>
+      )}
+      {country && modes.data && (
+        <OfferedModes
+          country={country}
+          countryName={names.country(country)}
+          modes={modes.data.data}
+          deliveryMode={deliveryMode}
+          modeName={names.mode}
+          onChoose={(code) => select(receivingCountry, code)}
+        />
       )}
     </Stack>
   );
