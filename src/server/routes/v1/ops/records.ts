@@ -26,9 +26,8 @@ export const recordOperations = [
     access: 'signedIn',
     query: recordsQuery,
     response: recordsPage,
-    async handle({ app, request, reply, query }) {
+    async handle({ app, request, query }) {
       const index = app.searchIndex.index(request);
-      reply.header('x-data-version', index.version);
       const found = searchRecords(index.extensionView, query);
       return {
         data: found.data.map((r) => ({ ...r.match, key: recordKeyOf(r.parts) })),
@@ -47,14 +46,13 @@ export const recordOperations = [
     params: recordPathParams,
     response: recordPage,
     errors: [{ status: 404, description: 'Not Found: no record of the kind has this key, now or in any version.' }],
-    async handle({ app, request, reply, params: { kind, key } }) {
+    async handle({ app, request, params: { kind, key } }) {
       const parts = parseRecordKey(key);
       if (!parts)
         throw new ProblemError('invalidRequest', `Invalid request: path key is not a record key.`, [
           { name: 'key', in: 'path', message: 'not a record key (its parts percent-encoded, joined with ~)' },
         ]);
       const index = app.searchIndex.index(request);
-      reply.header('x-data-version', index.version);
       const db = deskDbOf(app.store);
       const served = recordByKey(index.extensionView, kind, parts);
       let record: RecordFields | null = null;
