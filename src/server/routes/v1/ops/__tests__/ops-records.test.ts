@@ -70,7 +70,7 @@ describe.each(testEngines())('the published records from the desk (%s)', (engine
     return recordPage.parse(response.json());
   };
 
-  it('finds a branch by routing number and by IFSC (any case), an agent by code, a head office by code or name', async () => {
+  it('finds a branch by routing number and by IFSC (any case), an agent by code, a head office by code or name; opens them', async () => {
     const bd = await search({ kind: 'branches', q: '020150130' });
     expect(bd.pagination.totalItems).toBe(1);
     expect(bd.data[0]).toMatchObject({ key: 'BD~020150130', code: '020150130', country: 'BD', name: 'AGRABAD' });
@@ -88,6 +88,29 @@ describe.each(testEngines())('the published records from the desk (%s)', (engine
     expect((await search({ kind: 'partners', q: 'elekmx' })).data.map((p) => p.key)).toEqual(['ELEKMX']);
     const byName = await search({ kind: 'partners', q: 'elektra' });
     expect(byName.data.map((p) => p.key)).toContain('ELEKMX');
+    // Their pages: every field as served, no history while no version touched them.
+    const office = await record('partners', 'ELEKMX');
+    expect(office.record).toEqual({
+      code: 'ELEKMX',
+      country: 'MX',
+      name: 'GRUPO ELEKTRA',
+      networkName: 'Elektra / Banco Azteca',
+      payoutType: 'N',
+      deliveryModes: '1 3',
+      bankCodes: '',
+      demoLocations: '1200',
+    });
+    expect(office.history).toEqual([]);
+    const shipped = seedFile('agents.csv')[0];
+    expect((await record('agents', 'ACCSNG00001')).record).toMatchObject({
+      agentCode: shipped.agent_code,
+      headOfficeCode: shipped.head_office_code,
+      agentName: shipped.agent_name,
+      addressLine1: shipped.address_line1,
+      city: shipped.city,
+      state: shipped.state,
+      phoneNumber: shipped.phone_number,
+    });
   });
 
   it('finds branches by name, bank and city as the shipped files hold them, paged, in one country', async () => {
