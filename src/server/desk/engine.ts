@@ -33,6 +33,7 @@ import { DIFF_COLUMNS, describeGuard, removalGuard, type Difference, type Remova
 import { nextLedger, removalHistory, type RemovalLedger } from './removal-ledger';
 import { type StageOptions as StagingOptions, type StagedChange } from './prepare';
 import { KEEP_FILE_SQL } from './kept-file';
+import { recordHistoryOf } from './record-history';
 import {
   PUBLISH_IN_WORKER_FROM_GZ_BYTES,
   insertVersion,
@@ -692,6 +693,7 @@ export class DeskEngine implements ChangeDesk {
       const published = { ...decided, lease_owner: null, lease_until: null, approval: null };
       if (!(await this.transition(id, ['approved'], 'published', published, { held: true, db: tx }))) return null;
       const versionId = await this.recordVersion(summary, approval.by, next, dataVersion, at, ledger, tx);
+      await recordHistoryOf(tx, summary.kind, versionId, id);
       const actor = { actor: approval.by, via: approval.via, target: id };
       const { comment, confirmRemovals } = approval;
       await this.recordOpsEvent({ ...actor, action: 'approve', detail: { comment, confirmRemovals, ...marked } }, tx);

@@ -903,6 +903,8 @@ export class SearchIndex {
           placeNameVariants(country, term).map((t) => t.toLowerCase()),
         ),
       bankStateCounts: () => (this.bankStates ??= this.countBankStates()),
+      matchingText: (name, term) => this.text[name].matching(term),
+      agentRows: (code) => this.rowsWithCode('agentCode', code),
     };
   }
 
@@ -933,6 +935,10 @@ export interface IndexView {
   matchingPlaces(column: 'addr1Lower' | 'addr2Lower' | 'districtLower', country: string, term: string): Int32Array;
   /** Branch rows by bank and state: [bank * (states + 1) + state], the last column for rows without a state. */
   bankStateCounts(): Int32Array;
+  /** Ids of the branch or agent names containing the term, as written (case-sensitive). */
+  matchingText(name: 'branchName' | 'agentName', term: string): Int32Array;
+  /** Agent rows whose agent code is the code (the hash table). */
+  agentRows(code: string): number[];
 }
 
 /**
