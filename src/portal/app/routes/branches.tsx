@@ -9,6 +9,7 @@ import { useCode } from '../../features/code-lookup/api/get-code';
 import { BranchFinder } from '../../features/branches/components/branch-finder';
 import { usePayoutNetworks } from '../../features/payout-networks/api/get-payout-networks';
 import { useReceivingCountries } from '../../features/receiving-selector/api/get-receiving-countries';
+import { PayoutCurrency } from '../../features/receiving-selector/components/payout-currency';
 import { ProblemAlert } from '../../components/ui/problem-alert';
 import { ChooseSelection, Screen } from '../../components/ui/screen';
 import { useDetailParam, useReceivingSelection } from '../../lib/url-state';
@@ -118,6 +119,7 @@ export default function BranchesScreen() {
 
   return (
     <Screen title={t('branches.title')} purpose={t('branches.purpose')}>
+      {receivingCountry && <PayoutCurrency receivingCountry={receivingCountry} />}
       {content}
       {detail.value !== '' && (
         <Suspense fallback={<LinearProgress aria-label={t('branchDetail.loading')} />}>

@@ -27,6 +27,8 @@ import { agentsQueryOptions, getAgents, useAgents } from '../api/get-agents';
 import { useStates } from '../api/get-states';
 import { useCityNames } from '../api/get-place-names';
 import { applyName, nearestNames } from '../../../lib/fold';
+import { SlipButton } from '../../customer-slip/slip-button';
+import { PayoutCurrency } from '../../receiving-selector/components/payout-currency';
 
 const FILTERS = ['state', 'search', 'pageNumber', 'pageSize'] as const;
 const loadFilterSchema = () =>
@@ -144,7 +146,16 @@ export function AgentSearch({
         />
       ),
     },
-    { header: t('columns.agent'), cell: (agent) => agent.agentName },
+    {
+      header: t('columns.agent'),
+      cell: (agent) => (
+        <>
+          {agent.agentName}
+          <br />
+          <SlipButton subject={{ kind: 'agent', agent, deliveryMode }} />
+        </>
+      ),
+    },
     ...(isAccountTransfer
       ? [
           {
@@ -218,6 +229,7 @@ export function AgentSearch({
 
   return (
     <Stack spacing={2}>
+      <PayoutCurrency receivingCountry={receivingCountry} />
       {isAccountTransfer && (
         <Alert
           severity="info"

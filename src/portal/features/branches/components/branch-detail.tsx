@@ -8,10 +8,12 @@ import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslation } from 'react-i18next';
 import type { BranchDetail } from '../../../../contract';
-import { branchCodeName } from '../../../../contract/countries';
+import { branchCodeName, paymentRails } from '../../../../contract/countries';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { ProblemAlert } from '../../../components/ui/problem-alert';
 import { useBranch } from '../api/get-branch';
+import { SlipButton } from '../../customer-slip/slip-button';
+import { currencyLabel, useReceivingCountry } from '../../receiving-selector/components/payout-currency';
 
 const TITLE_ID = 'branch-detail-title';
 
@@ -74,6 +76,9 @@ function Detail({ branch }: { branch: BranchDetail }) {
     value: <Value value={value} label={label} />,
   });
   const state = branch.state ? `${branch.stateName ?? branch.state} (${branch.state})` : null;
+  const currency = useReceivingCountry(branch.receivingCountry)?.currency;
+  // The rails of the country's payment systems (India's NEFT, RTGS, IMPS, UPI), only where they apply.
+  const rails = paymentRails(branch.receivingCountry);
   return (
     <Stack spacing={2}>
       <Fields
@@ -90,16 +95,21 @@ function Detail({ branch }: { branch: BranchDetail }) {
           text(t('columns.district'), branch.district, 'district'),
           text(t('columns.state'), state, 'state'),
           text(t('branchDetail.country'), `${branch.receivingCountryName} (${branch.receivingCountry})`, 'country'),
+          text(t('common.payoutCurrency'), currency && currencyLabel(currency, i18n.language), 'currency'),
           text(t('branchDetail.contact'), branch.contact, 'contact'),
-          {
-            label: t('branchDetail.rails'),
-            testId: 'rails',
-            value: (['neft', 'rtgs', 'imps', 'upi'] as const).map((name) => (
-              <div key={name}>
-                {t(`branchDetail.${name}`)}: {rail(branch[name])}
-              </div>
-            )),
-          },
+          ...(rails.length > 0
+            ? [
+                {
+                  label: t('branchDetail.rails'),
+                  testId: 'rails',
+                  value: rails.map((name) => (
+                    <div key={name}>
+                      {t(`branchDetail.${name}`)}: {rail(branch[name])}
+                    </div>
+                  )),
+                },
+              ]
+            : []),
           text(t('branchDetail.branchId'), branch.branchId, 'branchId'),
         ]}
       />
@@ -153,6 +163,7 @@ export function BranchDetailDrawer({ branchId, onClose }: { branchId: string; on
               {data.bankName}
             </Typography>
           )}
+          {data && <SlipButton subject={{ kind: 'branch', branch: data }} />}
         </div>
         <IconButton aria-label={t('branchDetail.close')} onClick={onClose}>
           <CloseIcon />
