@@ -1,5 +1,7 @@
 import { useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
+import { SlipButton } from '../../features/customer-slip/slip-button';
+import { PayoutCurrency, useServedCountry } from '../../features/receiving-selector/components/payout-currency';
 import { AgentSearch } from '../../features/agents/components/agent-search';
 import { ChooseSelection, Screen } from '../../components/ui/screen';
 import { selectionSearch, useReceivingSelection } from '../../lib/url-state';
@@ -9,15 +11,25 @@ export default function AgentsScreen() {
   const { t } = useTranslation();
   const { receivingCountry, deliveryMode } = useReceivingSelection();
   const search = useSearch();
+  const served = useServedCountry();
   return (
     <Screen title={t('agents.title')} purpose={t('agents.purpose')}>
       {receivingCountry && deliveryMode ? (
-        <AgentSearch
-          key={`${receivingCountry}:${deliveryMode}`}
-          receivingCountry={receivingCountry}
-          deliveryMode={deliveryMode}
-          branchFinderHref={`${paths.branches}${selectionSearch(new URLSearchParams(search))}`}
-        />
+        <>
+          <PayoutCurrency receivingCountry={receivingCountry} />
+          <AgentSearch
+            key={`${receivingCountry}:${deliveryMode}`}
+            receivingCountry={receivingCountry}
+            deliveryMode={deliveryMode}
+            branchFinderHref={`${paths.branches}${selectionSearch(new URLSearchParams(search))}`}
+            rowTools={(agent) => (
+              <SlipButton
+                subject={{ kind: 'agent', agent, deliveryMode }}
+                country={served(agent.receivingCountry) ?? {}}
+              />
+            )}
+          />
+        </>
       ) : (
         <ChooseSelection />
       )}

@@ -10,6 +10,7 @@ import { BranchFinder } from '../../features/branches/components/branch-finder';
 import { usePayoutNetworks } from '../../features/payout-networks/api/get-payout-networks';
 import { useReceivingCountries } from '../../features/receiving-selector/api/get-receiving-countries';
 import { PayoutCurrency } from '../../features/receiving-selector/components/payout-currency';
+import { SlipButton } from '../../features/customer-slip/slip-button';
 import { ProblemAlert } from '../../components/ui/problem-alert';
 import { ChooseSelection, Screen } from '../../components/ui/screen';
 import { useDetailParam, useReceivingSelection } from '../../lib/url-state';
@@ -123,7 +124,17 @@ export default function BranchesScreen() {
       {content}
       {detail.value !== '' && (
         <Suspense fallback={<LinearProgress aria-label={t('branchDetail.loading')} />}>
-          <BranchDetailDrawer branchId={detail.value} onClose={detail.close} />
+          <BranchDetailDrawer
+            branchId={detail.value}
+            onClose={detail.close}
+            currencyOf={(code) => countries.data?.data.find((c) => c.code === code)?.currency}
+            tools={(branch) => (
+              <SlipButton
+                subject={{ kind: 'branch', branch }}
+                country={countries.data?.data.find((c) => c.code === branch.receivingCountry) ?? {}}
+              />
+            )}
+          />
         </Suspense>
       )}
     </Screen>

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { PayoutCurrency } from '../../features/receiving-selector/components/payout-currency';
 import { PayoutNetworksTable } from '../../features/payout-networks/components/payout-networks-table';
 import { ChooseSelection, Screen } from '../../components/ui/screen';
 import { useReceivingSelection } from '../../lib/url-state';
@@ -9,7 +10,10 @@ export default function PayoutNetworksScreen() {
   return (
     <Screen title={t('payoutNetworks.title')} purpose={t('payoutNetworks.purpose')}>
       {receivingCountry && deliveryMode ? (
-        <PayoutNetworksTable receivingCountry={receivingCountry} deliveryMode={deliveryMode} />
+        <>
+          <PayoutCurrency receivingCountry={receivingCountry} />
+          <PayoutNetworksTable receivingCountry={receivingCountry} deliveryMode={deliveryMode} />
+        </>
       ) : (
         <ChooseSelection />
       )}

@@ -12,8 +12,8 @@ import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import PrintIcon from '@mui/icons-material/Print';
 import ShareIcon from '@mui/icons-material/Share';
 import { useTranslation } from 'react-i18next';
-import { currencyLabel, useReceivingCountry } from '../receiving-selector/components/payout-currency';
-import { slipRows, slipText, type SlipSubject } from './slip-details';
+import { currencyLabel } from '../../lib/currency';
+import { slipRows, slipText, type SlipCountry, type SlipSubject } from './slip-details';
 
 const TITLE_ID = 'customer-slip-title';
 const ROOT_CLASS = 'customer-slip';
@@ -45,15 +45,21 @@ type Notice = { severity: 'success' | 'info' | 'error'; text: string } | null;
  * What the teller hands the customer, for one branch or agent: a one-page print view, "copy all details" (plain
  * text, the rows of the slip) and share (the Web Share API where the browser has it, else the copy).
  */
-export default function CustomerSlipDialog({ subject, onClose }: { subject: SlipSubject; onClose: () => void }) {
+export default function CustomerSlipDialog({
+  subject,
+  country,
+  onClose,
+}: {
+  subject: SlipSubject;
+  country: SlipCountry;
+  onClose: () => void;
+}) {
   const { t, i18n } = useTranslation();
-  const country = subject.kind === 'branch' ? subject.branch.receivingCountry : subject.agent.receivingCountry;
-  const served = useReceivingCountry(country);
   const [notice, setNotice] = useState<Notice>(null);
   const name = subject.kind === 'branch' ? subject.branch.branchName : subject.agent.agentName;
   const rows = slipRows(
     subject,
-    { name: served?.name, currency: served ? currencyLabel(served.currency, i18n.language) : undefined },
+    { name: country.name, currency: country.currency && currencyLabel(country.currency, i18n.language) },
     t,
     i18n.language,
   );

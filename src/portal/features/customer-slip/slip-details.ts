@@ -5,8 +5,13 @@ import { branchCodeName, paymentRails } from '../../../contract/countries';
 
 /** What a slip is about: a bank branch (delivery mode 04) or an agent of a payout network. */
 export type SlipSubject =
-  | { kind: 'branch'; branch: BranchDetail }
-  | { kind: 'agent'; agent: Agent; deliveryMode: string };
+  { kind: 'branch'; branch: BranchDetail } | { kind: 'agent'; agent: Agent; deliveryMode: string };
+
+/** The receiving country as GET /v1/receiving-countries serves it (undefined while it loads). */
+export interface SlipCountry {
+  name?: string;
+  currency?: string;
+}
 
 export interface SlipRow {
   key: string;
@@ -21,12 +26,7 @@ const joined = (parts: (string | null | undefined)[]) => parts.filter((part) => 
  * same rows on paper, in the clipboard and in a share. Rows the data set does not hold are left out; the payment
  * rails only for a country they apply to.
  */
-export function slipRows(
-  subject: SlipSubject,
-  country: { name?: string; currency?: string },
-  t: TFunction,
-  language: string,
-): SlipRow[] {
+export function slipRows(subject: SlipSubject, country: SlipCountry, t: TFunction, language: string): SlipRow[] {
   const rows: SlipRow[] = [];
   const add = (key: string, label: string, value: string | null | undefined) => {
     if (value && value.trim()) rows.push({ key, label, value });

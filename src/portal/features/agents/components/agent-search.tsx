@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useWatch } from 'react-hook-form';
 import { Link as RouterLink } from 'wouter';
@@ -27,8 +28,6 @@ import { agentsQueryOptions, getAgents, useAgents } from '../api/get-agents';
 import { useStates } from '../api/get-states';
 import { useCityNames } from '../api/get-place-names';
 import { applyName, nearestNames } from '../../../lib/fold';
-import { SlipButton } from '../../customer-slip/slip-button';
-import { PayoutCurrency } from '../../receiving-selector/components/payout-currency';
 
 const FILTERS = ['state', 'search', 'pageNumber', 'pageSize'] as const;
 const loadFilterSchema = () =>
@@ -83,10 +82,13 @@ export function AgentSearch({
   receivingCountry,
   deliveryMode,
   branchFinderHref,
+  rowTools,
 }: {
   receivingCountry: string;
   deliveryMode: string;
   branchFinderHref: string;
+  /** What the app adds under an agent's name (the customer slip). */
+  rowTools?: (agent: Agent) => ReactNode;
 }) {
   const { t } = useTranslation();
   const { values, update } = useScreenParams(FILTERS);
@@ -151,8 +153,8 @@ export function AgentSearch({
       cell: (agent) => (
         <>
           {agent.agentName}
-          <br />
-          <SlipButton subject={{ kind: 'agent', agent, deliveryMode }} />
+          {rowTools && <br />}
+          {rowTools?.(agent)}
         </>
       ),
     },
@@ -229,7 +231,6 @@ export function AgentSearch({
 
   return (
     <Stack spacing={2}>
-      <PayoutCurrency receivingCountry={receivingCountry} />
       {isAccountTransfer && (
         <Alert
           severity="info"

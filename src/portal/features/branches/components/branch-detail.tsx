@@ -12,8 +12,7 @@ import { branchCodeName, paymentRails } from '../../../../contract/countries';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { ProblemAlert } from '../../../components/ui/problem-alert';
 import { useBranch } from '../api/get-branch';
-import { SlipButton } from '../../customer-slip/slip-button';
-import { currencyLabel, useReceivingCountry } from '../../receiving-selector/components/payout-currency';
+import { currencyLabel } from '../../../lib/currency';
 
 const TITLE_ID = 'branch-detail-title';
 
@@ -61,7 +60,7 @@ function Fields({ rows }: { rows: { label: string; value: ReactNode; testId: str
   );
 }
 
-function Detail({ branch }: { branch: BranchDetail }) {
+function Detail({ branch, currency }: { branch: BranchDetail; currency: string | undefined }) {
   const { t, i18n } = useTranslation();
   const codeName = branchCodeName(branch.receivingCountry, i18n.language);
   const rail = (held: boolean | null | undefined) =>
@@ -76,7 +75,6 @@ function Detail({ branch }: { branch: BranchDetail }) {
     value: <Value value={value} label={label} />,
   });
   const state = branch.state ? `${branch.stateName ?? branch.state} (${branch.state})` : null;
-  const currency = useReceivingCountry(branch.receivingCountry)?.currency;
   // The rails of the country's payment systems (India's NEFT, RTGS, IMPS, UPI), only where they apply.
   const rails = paymentRails(branch.receivingCountry);
   return (
@@ -136,7 +134,19 @@ function Detail({ branch }: { branch: BranchDetail }) {
  * One branch in full (GET /v1/banks/branches/{branchId}), over the screen that opened it: the URL carries the
  * branch id (`branch=`), so the view can be linked, reloaded and closed with Back.
  */
-export function BranchDetailDrawer({ branchId, onClose }: { branchId: string; onClose: () => void }) {
+export function BranchDetailDrawer({
+  branchId,
+  onClose,
+  currencyOf,
+  tools,
+}: {
+  branchId: string;
+  onClose: () => void;
+  /** The payout currency of a receiving country (the app's GET /v1/receiving-countries). */
+  currencyOf: (country: string) => string | undefined;
+  /** What the app adds under the branch's name (the customer slip). */
+  tools?: (branch: BranchDetail) => ReactNode;
+}) {
   const { t } = useTranslation();
   const branch = useBranch(branchId);
   const data = branch.data?.data;
@@ -163,7 +173,7 @@ export function BranchDetailDrawer({ branchId, onClose }: { branchId: string; on
               {data.bankName}
             </Typography>
           )}
-          {data && <SlipButton subject={{ kind: 'branch', branch: data }} />}
+          {data && tools?.(data)}
         </div>
         <IconButton aria-label={t('branchDetail.close')} onClick={onClose}>
           <CloseIcon />
@@ -171,7 +181,7 @@ export function BranchDetailDrawer({ branchId, onClose }: { branchId: string; on
       </Stack>
       {branch.isPending && <LinearProgress aria-label={t('branchDetail.loading')} />}
       {branch.error && <ProblemAlert error={branch.error} onRetry={() => void branch.refetch()} />}
-      {data && <Detail branch={data} />}
+      {data && <Detail branch={data} currency={currencyOf(data.receivingCountry)} />}
     </Drawer>
   );
 }

@@ -11,7 +11,6 @@ import { ResultsHeader } from '../../../components/ui/results-header';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { ResultsView, type ResultColumn } from '../../../components/ui/results-view';
 import { usePayoutNetworks } from '../api/get-payout-networks';
-import { PayoutCurrency } from '../../receiving-selector/components/payout-currency';
 
 // The payout type's meaning is the API's text (English) in the data and the CSV; the screen says it in the
 // teller's language, from the type's code.
@@ -62,7 +61,6 @@ export function PayoutNetworksTable({
   const networks = usePayoutNetworks({ receivingCountry, deliveryMode }, true);
   return (
     <Stack spacing={2}>
-      <PayoutCurrency receivingCountry={receivingCountry} />
       <Typography variant="body2" component="div">
         {t('payoutNetworks.types')}{' '}
         {Object.entries(PAYOUT_TYPES).map(([code, meaning]) => (
