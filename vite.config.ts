@@ -39,8 +39,10 @@ function preloadPortal(): Plugin {
 }
 
 /**
- * `locales/xx.json?teller`: the catalogue without its `ops` block. The teller's first load carries only the
- * teller's texts; the operations desk (its own lazy chunk) adds its block when it opens (lib/ops-i18n.ts).
+ * `locales/xx.json?teller`: the catalogue without its `ops` and `slip` blocks. The teller's first load carries
+ * only the teller's texts; the operations desk and the customer slip (lazy chunks) add their block when they open
+ * (lib/ops-i18n.ts, features/customer-slip/slip-i18n.ts).
+ * `?slip`: only the `slip` block (the slip's chunk carries its texts, not the desk's).
  * `?name`: only the language's own name (the language switch lists every language without fetching their
  * catalogues, src/portal/lib/i18n.ts). One catalogue file per language all the same (docs/i18n.md).
  */
@@ -49,10 +51,14 @@ function tellerCatalogue(): Plugin {
     name: 'teller-catalogue',
     enforce: 'pre',
     transform(code, id) {
-      const query = /\/locales\/[\w-]+\.json\?(teller|name)$/.exec(id)?.[1];
+      const query = /\/locales\/[\w-]+\.json\?(teller|name|slip)$/.exec(id)?.[1];
       if (!query) return null;
-      const { ops: _ops, ...teller } = JSON.parse(code) as { ops: unknown; language: { name: string } };
-      const value = query === 'name' ? teller.language.name : teller;
+      const {
+        ops: _ops,
+        slip,
+        ...teller
+      } = JSON.parse(code) as { ops: unknown; slip: unknown; language: { name: string } };
+      const value = query === 'name' ? teller.language.name : query === 'slip' ? slip : teller;
       return { code: `export default ${JSON.stringify(value)};`, map: null, moduleType: 'js' };
     },
   };

@@ -28,6 +28,8 @@ export interface CountryProfile {
    * branch detail). Default: "Routing number".
    */
   branchCodeName?: { en: string; es: string };
+  /** The country's payment rails a branch may take (the branch detail and slip list them). Default: none. */
+  rails?: readonly PaymentRail[];
   /** The branch search's `district` filter applies (spec §4.3: Bangladesh only). */
   districtFilter?: boolean;
   /** Places known under two names; the first is the one the served data uses (place-aliases.ts). */
@@ -43,6 +45,9 @@ export interface CountryProfile {
   /** Faker locales of the generated agents (development only), most specific first. Default: en. */
   fakerLocales?: readonly string[];
 }
+
+/** India's payment rails, as the branch detail holds them. */
+export type PaymentRail = 'neft' | 'rtgs' | 'imps' | 'upi';
 
 /** The cells of a branch row that its routing number check reads. */
 export interface BranchCodes {
@@ -175,6 +180,7 @@ const INDIAN_ENGLISH = ['en_IN'];
 export const COUNTRY_PROFILES: Readonly<Record<string, CountryProfile>> = {
   IN: {
     branchCodeName: { en: 'IFSC', es: 'IFSC' },
+    rails: ['neft', 'rtgs', 'imps', 'upi'],
     codes: {
       bank: /^[A-Z]{4}$/,
       bankDescription: 'a bank code of 4 letters',
@@ -293,6 +299,9 @@ export const branchCodeName = (country: string, language: string): string => {
   const names = COUNTRY_PROFILES[country]?.branchCodeName ?? { en: 'Routing number', es: 'Número de ruta' };
   return language.startsWith('es') ? names.es : names.en;
 };
+
+/** The payment rails that apply to the country (none for most). */
+export const paymentRails = (country: string): readonly PaymentRail[] => COUNTRY_PROFILES[country]?.rails ?? [];
 
 /** The country's profile; an empty one (every default) for a country without. */
 export const countryProfile = (country: string): CountryProfile => COUNTRY_PROFILES[country] ?? {};

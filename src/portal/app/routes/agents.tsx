@@ -1,6 +1,8 @@
 import { useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSelectionOffered } from '../../features/receiving-selector/lib/offered-modes';
+import { SlipButton } from '../../features/customer-slip/slip-button';
+import { PayoutCurrency, useServedCountry } from '../../features/receiving-selector/components/payout-currency';
 import { AgentSearch } from '../../features/agents/components/agent-search';
 import { ChooseSelection, Screen } from '../../components/ui/screen';
 import { selectionSearch, useReceivingSelection } from '../../lib/url-state';
@@ -12,15 +14,25 @@ export default function AgentsScreen() {
   // A mode the country does not offer: the selector says so and offers the way back; no request is sent.
   const offered = useSelectionOffered(receivingCountry, deliveryMode);
   const search = useSearch();
+  const served = useServedCountry();
   return (
     <Screen title={t('agents.title')} purpose={t('agents.purpose')}>
       {offered === 'notOffered' || offered === 'pending' ? null : receivingCountry && deliveryMode ? (
-        <AgentSearch
-          key={`${receivingCountry}:${deliveryMode}`}
-          receivingCountry={receivingCountry}
-          deliveryMode={deliveryMode}
-          branchFinderHref={`${paths.branches}${selectionSearch(new URLSearchParams(search))}`}
-        />
+        <>
+          <PayoutCurrency receivingCountry={receivingCountry} />
+          <AgentSearch
+            key={`${receivingCountry}:${deliveryMode}`}
+            receivingCountry={receivingCountry}
+            deliveryMode={deliveryMode}
+            branchFinderHref={`${paths.branches}${selectionSearch(new URLSearchParams(search))}`}
+            rowTools={(agent) => (
+              <SlipButton
+                subject={{ kind: 'agent', agent, deliveryMode }}
+                country={served(agent.receivingCountry) ?? {}}
+              />
+            )}
+          />
+        </>
       ) : (
         <ChooseSelection />
       )}

@@ -9,6 +9,8 @@ import { useCode } from '../../features/code-lookup/api/get-code';
 import { BranchFinder } from '../../features/branches/components/branch-finder';
 import { usePayoutNetworks } from '../../features/payout-networks/api/get-payout-networks';
 import { useReceivingCountries } from '../../features/receiving-selector/api/get-receiving-countries';
+import { PayoutCurrency } from '../../features/receiving-selector/components/payout-currency';
+import { SlipButton } from '../../features/customer-slip/slip-button';
 import { ProblemAlert } from '../../components/ui/problem-alert';
 import { ChooseSelection, Screen } from '../../components/ui/screen';
 import { useDetailParam, useReceivingSelection } from '../../lib/url-state';
@@ -118,10 +120,21 @@ export default function BranchesScreen() {
 
   return (
     <Screen title={t('branches.title')} purpose={t('branches.purpose')}>
+      {receivingCountry && <PayoutCurrency receivingCountry={receivingCountry} />}
       {content}
       {detail.value !== '' && (
         <Suspense fallback={<LinearProgress aria-label={t('branchDetail.loading')} />}>
-          <BranchDetailDrawer branchId={detail.value} onClose={detail.close} />
+          <BranchDetailDrawer
+            branchId={detail.value}
+            onClose={detail.close}
+            currencyOf={(code) => countries.data?.data.find((c) => c.code === code)?.currency}
+            tools={(branch) => (
+              <SlipButton
+                subject={{ kind: 'branch', branch }}
+                country={countries.data?.data.find((c) => c.code === branch.receivingCountry) ?? {}}
+              />
+            )}
+          />
         </Suspense>
       )}
     </Screen>

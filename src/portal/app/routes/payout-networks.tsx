@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useSelectionOffered } from '../../features/receiving-selector/lib/offered-modes';
+import { PayoutCurrency } from '../../features/receiving-selector/components/payout-currency';
 import { PayoutNetworksTable } from '../../features/payout-networks/components/payout-networks-table';
 import { ChooseSelection, Screen } from '../../components/ui/screen';
 import { useReceivingSelection } from '../../lib/url-state';
@@ -12,7 +13,10 @@ export default function PayoutNetworksScreen() {
   return (
     <Screen title={t('payoutNetworks.title')} purpose={t('payoutNetworks.purpose')}>
       {offered === 'notOffered' || offered === 'pending' ? null : receivingCountry && deliveryMode ? (
-        <PayoutNetworksTable receivingCountry={receivingCountry} deliveryMode={deliveryMode} />
+        <>
+          <PayoutCurrency receivingCountry={receivingCountry} />
+          <PayoutNetworksTable receivingCountry={receivingCountry} deliveryMode={deliveryMode} />
+        </>
       ) : (
         <ChooseSelection />
       )}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useWatch } from 'react-hook-form';
 import { Link as RouterLink } from 'wouter';
@@ -82,10 +83,13 @@ export function AgentSearch({
   receivingCountry,
   deliveryMode,
   branchFinderHref,
+  rowTools,
 }: {
   receivingCountry: string;
   deliveryMode: string;
   branchFinderHref: string;
+  /** What the app adds under an agent's name (the customer slip). */
+  rowTools?: (agent: Agent) => ReactNode;
 }) {
   const { t } = useTranslation();
   const { values, update } = useScreenParams(FILTERS);
@@ -147,7 +151,16 @@ export function AgentSearch({
         />
       ),
     },
-    { header: isAccountTransfer ? t('columns.branch') : t('columns.agent'), cell: (agent) => agent.agentName },
+    {
+      header: isAccountTransfer ? t('columns.branch') : t('columns.agent'),
+      cell: (agent) => (
+        <>
+          {agent.agentName}
+          {rowTools && <br />}
+          {rowTools?.(agent)}
+        </>
+      ),
+    },
     ...(isAccountTransfer
       ? [
           {

@@ -8,10 +8,11 @@ import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslation } from 'react-i18next';
 import type { BranchDetail } from '../../../../contract';
-import { branchCodeName } from '../../../../contract/countries';
+import { branchCodeName, paymentRails } from '../../../../contract/countries';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { ProblemAlert } from '../../../components/ui/problem-alert';
 import { useBranch } from '../api/get-branch';
+import { currencyLabel } from '../../../lib/currency';
 
 const TITLE_ID = 'branch-detail-title';
 
@@ -59,7 +60,7 @@ function Fields({ rows }: { rows: { label: string; value: ReactNode; testId: str
   );
 }
 
-function Detail({ branch }: { branch: BranchDetail }) {
+function Detail({ branch, currency }: { branch: BranchDetail; currency: string | undefined }) {
   const { t, i18n } = useTranslation();
   const codeName = branchCodeName(branch.receivingCountry, i18n.language);
   const rail = (held: boolean | null | undefined) =>
@@ -74,6 +75,8 @@ function Detail({ branch }: { branch: BranchDetail }) {
     value: <Value value={value} label={label} />,
   });
   const state = branch.state ? `${branch.stateName ?? branch.state} (${branch.state})` : null;
+  // The rails of the country's payment systems (India's NEFT, RTGS, IMPS, UPI), only where they apply.
+  const rails = paymentRails(branch.receivingCountry);
   return (
     <Stack spacing={2}>
       <Fields
@@ -90,16 +93,21 @@ function Detail({ branch }: { branch: BranchDetail }) {
           text(t('columns.district'), branch.district, 'district'),
           text(t('columns.state'), state, 'state'),
           text(t('branchDetail.country'), `${branch.receivingCountryName} (${branch.receivingCountry})`, 'country'),
+          text(t('common.payoutCurrency'), currency && currencyLabel(currency, i18n.language), 'currency'),
           text(t('branchDetail.contact'), branch.contact, 'contact'),
-          {
-            label: t('branchDetail.rails'),
-            testId: 'rails',
-            value: (['neft', 'rtgs', 'imps', 'upi'] as const).map((name) => (
-              <div key={name}>
-                {t(`branchDetail.${name}`)}: {rail(branch[name])}
-              </div>
-            )),
-          },
+          ...(rails.length > 0
+            ? [
+                {
+                  label: t('branchDetail.rails'),
+                  testId: 'rails',
+                  value: rails.map((name) => (
+                    <div key={name}>
+                      {t(`branchDetail.${name}`)}: {rail(branch[name])}
+                    </div>
+                  )),
+                },
+              ]
+            : []),
           text(t('branchDetail.branchId'), branch.branchId, 'branchId'),
         ]}
       />
@@ -126,7 +134,19 @@ function Detail({ branch }: { branch: BranchDetail }) {
  * One branch in full (GET /v1/banks/branches/{branchId}), over the screen that opened it: the URL carries the
  * branch id (`branch=`), so the view can be linked, reloaded and closed with Back.
  */
-export function BranchDetailDrawer({ branchId, onClose }: { branchId: string; onClose: () => void }) {
+export function BranchDetailDrawer({
+  branchId,
+  onClose,
+  currencyOf,
+  tools,
+}: {
+  branchId: string;
+  onClose: () => void;
+  /** The payout currency of a receiving country (the app's GET /v1/receiving-countries). */
+  currencyOf: (country: string) => string | undefined;
+  /** What the app adds under the branch's name (the customer slip). */
+  tools?: (branch: BranchDetail) => ReactNode;
+}) {
   const { t } = useTranslation();
   const branch = useBranch(branchId);
   const data = branch.data?.data;
@@ -153,6 +173,7 @@ export function BranchDetailDrawer({ branchId, onClose }: { branchId: string; on
               {data.bankName}
             </Typography>
           )}
+          {data && tools?.(data)}
         </div>
         <IconButton aria-label={t('branchDetail.close')} onClick={onClose}>
           <CloseIcon />
@@ -160,7 +181,7 @@ export function BranchDetailDrawer({ branchId, onClose }: { branchId: string; on
       </Stack>
       {branch.isPending && <LinearProgress aria-label={t('branchDetail.loading')} />}
       {branch.error && <ProblemAlert error={branch.error} onRetry={() => void branch.refetch()} />}
-      {data && <Detail branch={data} />}
+      {data && <Detail branch={data} currency={currencyOf(data.receivingCountry)} />}
     </Drawer>
   );
 }

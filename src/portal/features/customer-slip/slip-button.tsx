@@ -1,0 +1,34 @@
+import { Suspense, lazy, useState } from 'react';
+import Button from '@mui/material/Button';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
+import { useTranslation } from 'react-i18next';
+import type { SlipCountry, SlipSubject } from './slip-details';
+
+// The slip (its dialog, print styles and texts) is its own chunk, fetched when a teller opens one: it is not
+// part of the first load (docs/compression-and-caching.md).
+const CustomerSlipDialog = lazy(() => import('./customer-slip-dialog'));
+
+/** "Customer slip" for a branch or an agent: opens the slip over the screen. */
+export function SlipButton({ subject, country }: { subject: SlipSubject; country: SlipCountry }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const name = subject.kind === 'branch' ? subject.branch.branchName : subject.agent.agentName;
+  return (
+    <>
+      <Button
+        size="small"
+        startIcon={<ReceiptLongIcon />}
+        aria-label={t('common.customerSlipFor', { name })}
+        onClick={() => setOpen(true)}
+        sx={{ whiteSpace: 'nowrap' }}
+      >
+        {t('common.customerSlip')}
+      </Button>
+      {open && (
+        <Suspense fallback={null}>
+          <CustomerSlipDialog subject={subject} country={country} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { currencyLabel } from '../../../lib/currency';
+import { useReceivingCountries } from '../api/get-receiving-countries';
+
+/** The served receiving countries by code (GET /v1/receiving-countries): name and payout currency, once loaded. */
+export function useServedCountry() {
+  const countries = useReceivingCountries();
+  return (code: string) => countries.data?.data.find((c) => c.code === code);
+}
+
+/** One line under a screen's heading: the currency the beneficiary is paid in. */
+export function PayoutCurrency({ receivingCountry }: { receivingCountry: string }) {
+  const { t, i18n } = useTranslation();
+  const currency = useServedCountry()(receivingCountry)?.currency;
+  if (!currency) return null;
+  return (
+    <Typography variant="body2" data-testid="payout-currency">
+      {t('common.paidIn', { currency: currencyLabel(currency, i18n.language) })}
+    </Typography>
+  );
+}
