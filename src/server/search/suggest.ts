@@ -23,7 +23,7 @@ const WORD = /[\p{L}\p{N}]+/gu;
 const MAX_SUGGESTIONS = 3;
 const MAX_CANDIDATES = 60;
 const OPTIONS_PER_WORD = 3;
-const KIND_ORDER: Record<SuggestionKind, number> = { case: 0, alias: 1, pattern: 2, spelling: 3, filter: 4 };
+const KIND_ORDER: Record<SuggestionKind, number> = { case: 0, alias: 1, spelling: 2, pattern: 3, filter: 4 };
 
 /** A country's words of one kind of text: folded word → the spellings the data writes it in, with their counts. */
 type Vocabulary = Map<string, Map<string, number>>;
@@ -128,7 +128,7 @@ function wordOptions(word: string, vocabulary: Vocabulary, country: string, case
     const aliasForms = vocabulary.get(foldWord(alias));
     if (aliasForms) options.push({ text: write(word, aliasForms), kind: 'alias' });
   }
-  if (!forms && folded.length >= 3) {
+  if (!forms && options.length === 0 && folded.length >= 3) {
     const max = folded.length <= 5 ? 1 : 2;
     const close: [string, number, number][] = [];
     for (const [candidate, candidateForms] of vocabulary) {

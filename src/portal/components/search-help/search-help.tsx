@@ -24,7 +24,6 @@ export function SearchHelp({
   screen,
   params,
   message,
-  fieldLabel,
   onTake,
 }: {
   screen: 'agents' | 'branches';
@@ -32,8 +31,6 @@ export function SearchHelp({
   params: QueryValues;
   /** The empty answer's own sentence ("No agents match …"). */
   message: string;
-  /** A filter's name as the screen labels it. */
-  fieldLabel: (field: SuggestionField) => string;
   /** Takes a suggestion: the screen sets its fields and searches. */
   onTake: (changes: SuggestionChanges) => void;
 }) {
@@ -41,6 +38,7 @@ export function SearchHelp({
   const { pageNumber: _page, pageSize: _size, ...query } = params;
   const help = useSuggestions(`/v1/suggestions/${screen}`, query, true);
   const answer = help.data;
+  const fieldLabel = (field: SuggestionField) => t(`searchHelp.field.${field}`);
   const noun = screen === 'agents' ? 'results.agents' : 'results.branches';
   const label = (suggestion: SearchSuggestion) => {
     const counted = t(noun, { count: suggestion.totalItems, formatted: formatNumber(suggestion.totalItems) });
