@@ -43,8 +43,7 @@ export function SearchHelp({
   const label = (suggestion: SearchSuggestion) => {
     const counted = t(noun, { count: suggestion.totalItems, formatted: formatNumber(suggestion.totalItems) });
     const entries = Object.entries(suggestion.changes) as [SuggestionField, string][];
-    if (suggestion.kind === 'filter')
-      return t('searchHelp.without', { filter: fieldLabel(entries[0][0]), counted });
+    if (suggestion.kind === 'filter') return t('searchHelp.without', { filter: fieldLabel(entries[0][0]), counted });
     const values = entries.map(([field, value]) =>
       entries.length > 1 || field !== 'search' ? `${fieldLabel(field)}: "${value}"` : `"${value}"`,
     );

@@ -287,12 +287,7 @@ export function AgentSearch({
           isPastLastPage(pagination) ? (
             <PastLastPage pagination={pagination!} onChange={update} />
           ) : values.search ? (
-            <SearchHelp
-              screen="agents"
-              params={params}
-              message={emptyMessage()}
-              onTake={takeSuggestion}
-            />
+            <SearchHelp screen="agents" params={params} message={emptyMessage()} onTake={takeSuggestion} />
           ) : (
             emptyMessage()
           )

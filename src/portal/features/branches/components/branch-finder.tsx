@@ -326,12 +326,7 @@ export function BranchFinder({
       );
     if (!filters) return t('branches.noneListed', about);
     return (
-      <SearchHelp
-        screen="branches"
-        params={params}
-        message={t('branches.noMatch', about)}
-        onTake={takeSuggestion}
-      />
+      <SearchHelp screen="branches" params={params} message={t('branches.noMatch', about)} onTake={takeSuggestion} />
     );
   };
 
