@@ -109,14 +109,14 @@ for (const { parts, meant } of [
 test('branch finder: a filter that excludes every branch is named, and leaving it out finds them', async ({ page }) => {
   await page.goto('/branches?receivingCountry=NG&deliveryMode=04&receivingAgentHeadOfficeCode=ACCSNG');
   await expect(page.getByTestId('result-total')).toBeVisible();
-  await typeLikeAPerson(page.getByLabel('Bank name'), ['Acc', 'ess']);
+  await typeLikeAPerson(page.getByLabel('Branch location'), ['Ike', 'ja']);
   await expect(page.getByTestId('result-total')).toHaveText(/branch/);
-  await typeLikeAPerson(page.getByLabel('Branch location'), ['Zzq', 'xq']);
+  await typeLikeAPerson(page.getByLabel('Address'), ['Zzq', 'xq']);
   await expect(page.getByTestId('empty-cause')).toHaveAttribute('data-cause', 'filter');
-  await expect(page.getByTestId('empty-cause')).toContainText('branch location');
+  await expect(page.getByTestId('empty-cause')).toContainText('The address filter excludes');
   const offered = await suggestions(page);
-  await expect(offered.first()).toContainText('without the branch location filter');
+  await expect(offered.first()).toContainText('without the address filter');
   await take(page, offered.first(), 'Bank branches', 'branch');
-  await expect(page.getByLabel('Branch location')).toHaveValue('');
-  await expect(page.getByLabel('Bank name')).toHaveValue('Access');
+  await expect(page.getByLabel('Address')).toHaveValue('');
+  await expect(page.getByLabel('Branch location')).toHaveValue('Ikeja');
 });
