@@ -92,7 +92,7 @@ for (const { parts, meant } of [
     page,
   }) => {
     await page.goto('/branches?receivingCountry=NG&deliveryMode=04&receivingAgentHeadOfficeCode=ACCSNG');
-    await expect(page.getByTestId('result-total')).toBeVisible();
+    await expect(page.getByTestId('result-total')).toBeVisible({ timeout: 120_000 });
     const bankName = page.getByLabel('Bank name');
     await typeLikeAPerson(bankName, parts);
     await expect(page.getByTestId('empty-cause')).toHaveAttribute('data-cause', 'spelling');
@@ -108,7 +108,7 @@ for (const { parts, meant } of [
 
 test('branch finder: a filter that excludes every branch is named, and leaving it out finds them', async ({ page }) => {
   await page.goto('/branches?receivingCountry=NG&deliveryMode=04&receivingAgentHeadOfficeCode=ACCSNG');
-  await expect(page.getByTestId('result-total')).toBeVisible();
+  await expect(page.getByTestId('result-total')).toBeVisible({ timeout: 120_000 });
   await typeLikeAPerson(page.getByLabel('Branch location'), ['Ike', 'ja']);
   await expect(page.getByTestId('result-total')).toHaveText(/branch/);
   await typeLikeAPerson(page.getByLabel('Address'), ['Zzq', 'xq']);
