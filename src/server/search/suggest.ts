@@ -149,7 +149,7 @@ interface Candidate {
   changed: number;
 }
 
-/** The text with some of its words replaced: every combination of the words' options (bounded), the text itself excluded. */
+/** The text with some of its words replaced: each combination of the words' options (bounded), not the text itself. */
 function textCandidates(text: string, vocabulary: Vocabulary, country: string, caseSensitive: boolean): Candidate[] {
   const words = [...text.matchAll(WORD)].map((m) => ({ word: m[0], at: m.index }));
   const options = words.map((w) => wordOptions(w.word, vocabulary, country, caseSensitive));
