@@ -246,6 +246,7 @@ export const COUNTRY_PROFILES: Readonly<Record<string, CountryProfile>> = {
       ['Jashore', 'Jessore'],
       ['Cumilla', 'Comilla'],
       ['Bogura', 'Bogra'],
+      ['Dhaka', 'Dacca'],
     ],
     stateSpellings: BD_STATE_SPELLINGS,
     // A branch's `state` is its division; districts are the separate `district` filter (spec §4.3). So only the

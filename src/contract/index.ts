@@ -9,3 +9,4 @@ export * from './place-aliases';
 export * from './bank-codes';
 export * from './codes';
 export * from './delivery-modes';
+export * from './suggestions';

@@ -38,6 +38,8 @@ const VALID: Record<OperationPath, Record<string, string>> = {
   '/v1/codes/{code}': {},
   '/v1/banks/branches/{branchId}': {},
   '/v1/banks/browse': { receivingCountry: 'BD', deliveryMode: '04', receivingAgentHeadOfficeCode: 'BRACBD' },
+  '/v1/suggestions/agents': { receivingCountry: 'MX', deliveryMode: '1', search: 'oxxo' },
+  '/v1/suggestions/branches': { receivingCountry: 'NG', deliveryMode: '4', receivingAgentHeadOfficeCode: 'ACCSNG' },
 };
 
 // The /v1 operations (routes/v1: the routes and the API reference are made from the same list), and the two

@@ -1,6 +1,7 @@
 import { extensionOperations } from './extensions';
 import { lookupOperations } from './lookups';
 import { referenceOperations } from './reference';
+import { suggestionOperations } from './suggestions';
 import { operationRoutes } from './operation';
 
 /**
@@ -8,7 +9,12 @@ import { operationRoutes } from './operation';
  * (openapi.ts), the audit log's known parameters and the tests (property suite, OpenAPI test) are all made from
  * this list. A new endpoint is one `defineOperation` in one of these files (docs/architecture.md, "Recipes").
  */
-export const OPERATIONS = [...lookupOperations, ...referenceOperations, ...extensionOperations];
+export const OPERATIONS = [
+  ...lookupOperations,
+  ...referenceOperations,
+  ...extensionOperations,
+  ...suggestionOperations,
+];
 
 export type OperationPath = (typeof OPERATIONS)[number]['path'];
 

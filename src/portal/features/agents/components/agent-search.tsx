@@ -26,9 +26,8 @@ import { presentValues, useOtherParams, useScreenParams } from '../../../lib/url
 import { useUrlForm } from '../../../lib/use-url-form';
 import { agentsQueryOptions, getAgents, useAgents } from '../api/get-agents';
 import { useStates } from '../api/get-states';
-import { useCityNames } from '../api/get-place-names';
-import { applyName, nearestNames } from '../../../lib/fold';
 import { useBankBranchCount } from './bank-branch-count';
+import { SearchHelp, type SuggestionChanges } from '../../../components/search-help/search-help';
 
 const FILTERS = ['state', 'search', 'pageNumber', 'pageSize'] as const;
 const loadFilterSchema = () =>
@@ -125,20 +124,11 @@ export function AgentSearch({
     return found ? withPlaceAliases(receivingCountry, found.name) : code;
   };
   const pagination = agents.data?.pagination;
-  // An empty answer to a search with letters: the places it may have meant, folding case and accents (issue #25).
-  const answeredEmpty =
-    agents.data?.data.length === 0 && !agents.isPlaceholderData && /\p{L}/u.test(values.search) && inSync;
-  const stateList = states.data?.data ?? [];
-  const cityNames = useCityNames(
-    receivingCountry,
-    values.state ? [values.state] : stateList.map((s) => s.code),
-    answeredEmpty,
-  );
-  const suggestions = answeredEmpty ? nearestNames(values.search, [...stateList.map((s) => s.name), ...cityNames]) : [];
-  const applySuggestion = (name: string) => {
-    const search = applyName(values.search, name);
-    form.setValue('search', search);
-    update({ search });
+  // An empty answer's suggestion taken: the fields show it and the list searches it.
+  const takeSuggestion = (changes: SuggestionChanges) => {
+    if (changes.search !== undefined) form.setValue('search', changes.search);
+    if (changes.state !== undefined) form.setValue('state', changes.state);
+    update({ ...changes, pageNumber: '' });
   };
 
   const columns: ResultColumn<Agent>[] = [
@@ -223,8 +213,7 @@ export function AgentSearch({
       search: values.search,
     };
     if (!values.search) return values.state ? t('agents.emptyNoneInState', where) : t('agents.emptyNone', where);
-    const caseHint = /\p{L}/u.test(values.search) ? t('agents.caseHint') : '';
-    return `${values.state ? t('agents.emptySearchInState', where) : t('agents.emptySearch', where)}${caseHint}${values.state ? t('agents.orAllStates') : ''}`;
+    return values.state ? t('agents.emptySearchInState', where) : t('agents.emptySearch', where);
   };
   // The finder opens on the typed bank and branch, under the head office the answer named.
   const pointerHref = finderLink(branchFinderHref, {
@@ -313,26 +302,8 @@ export function AgentSearch({
         empty={
           isPastLastPage(pagination) ? (
             <PastLastPage pagination={pagination!} onChange={update} />
-          ) : suggestions.length > 0 ? (
-            <Alert severity="info" role="status" data-testid="results-empty">
-              {emptyMessage()}
-              <div data-testid="did-you-mean">
-                {t('teller.didYouMean')}{' '}
-                {suggestions.map((name, i) => (
-                  <span key={name}>
-                    {i > 0 && ', '}
-                    <Button
-                      size="small"
-                      onClick={() => applySuggestion(name)}
-                      sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline', textTransform: 'none' }}
-                    >
-                      {name}
-                    </Button>
-                  </span>
-                ))}
-                ?
-              </div>
-            </Alert>
+          ) : values.search ? (
+            <SearchHelp screen="agents" params={params} message={emptyMessage()} onTake={takeSuggestion} />
           ) : (
             emptyMessage()
           )

@@ -29,6 +29,7 @@ import { useUrlForm } from '../../../lib/use-url-form';
 import { branchesQueryOptions, getBranches, useBranches, useHeadOfficesPayingInto } from '../api/get-branches';
 import { getBrowse, useBrowse } from '../api/get-browse';
 import { BrowseFacets } from './browse-facets';
+import { SearchHelp, type SuggestionChanges } from '../../../components/search-help/search-help';
 
 export interface HeadOffice {
   code: string;
@@ -276,6 +277,13 @@ export function BranchFinder({
     ...(isBangladesh ? [{ header: t('columns.district'), cell: (branch: BankBranch) => branch.district }] : []),
   ];
 
+  // An empty answer's suggestion taken: the fields show it and the finder searches it.
+  const takeSuggestion = (changes: SuggestionChanges) => {
+    for (const [name, value] of Object.entries(changes))
+      if (name in FIELDS || name === 'district') form.setValue(name as keyof typeof FIELDS, value);
+    update({ ...changes, pageNumber: '' });
+  };
+
   // Each empty answer names its actual cause (issue #14).
   const empty = () => {
     if (!headOffice) return t('branches.chooseHeadOffice');
@@ -316,7 +324,10 @@ export function BranchFinder({
           {switchButtons(payingOffices.codes)}.
         </Alert>
       );
-    return filters ? t('branches.noMatch', about) : t('branches.noneListed', about);
+    if (!filters) return t('branches.noneListed', about);
+    return (
+      <SearchHelp screen="branches" params={params} message={t('branches.noMatch', about)} onTake={takeSuggestion} />
+    );
   };
 
   return (
