@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { csvRows } from '../src/testing/csv-rows';
-import { expect, expectAccessible, signIn, test } from './fixtures';
+import { expect as baseExpect, expectAccessible, signIn, test } from './fixtures';
 
 // The teller's screen never sends them the wrong way: a code one character off is answered with the bank it
 // names and the held codes it could have been (each one tap from its record), and a Spanish teller reads the
@@ -24,11 +24,15 @@ const fill = (message: string | Messages, values: Record<string, string>) =>
   (message as string).replace(/\{\{\s*(\w+)[^}]*\}\}/g, (_, name: string) => values[name] ?? '');
 const code = (block: Record<string, string | Messages>, key: string) => block[key];
 
+// The first start of the e2e server builds the search index: its first answers wait for it.
+const expect = baseExpect.configure({ timeout: 30_000 });
+
 test.beforeEach(async ({ page }) => signIn(page));
 
 /** `/` to the code box, then the code typed as a person does: in parts, with pauses, then Enter. */
 async function lookUp(page: Page, parts: string[]) {
   await page.keyboard.press('/');
+  await expect(page.getByRole('search').getByRole('textbox')).toBeFocused();
   for (const [i, part] of parts.entries()) {
     if (i > 0) await page.waitForTimeout(200 + Math.round(Math.random() * 250));
     await page.keyboard.type(part, { delay: 60 + Math.round(Math.random() * 60) });
@@ -47,6 +51,8 @@ test('a code one character off names its bank and offers the held codes; taking 
   expect(expected).toContain('BARB0COLIND');
 
   await page.goto('/');
+  // The box is its own chunk, loaded right after the frame.
+  await expect(page.getByRole('textbox', { name: 'Find by code' })).toBeVisible();
   await lookUp(page, ['barb 0', 'col', 'inf']);
   await expect(page.getByTestId('result-total')).toHaveText(`No record with the code ${typed}`);
   // The bank the first four letters name, held in the data set.

@@ -109,7 +109,7 @@ const regionNames = new Map<string, Intl.DisplayNames>();
  * A country's name in the language ("MX" → "México" in Spanish); a value that is not an ISO 3166-1 code (a name
  * already) is returned as it is.
  */
-export function countryNameIn(language: string, value: unknown): string {
+function countryNameIn(language: string, value: unknown): string {
   const text = String(value ?? '');
   if (!/^[A-Z]{2}$/.test(text)) return text;
   let names = regionNames.get(language);

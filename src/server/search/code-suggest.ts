@@ -10,10 +10,10 @@ import type { SearchIndex } from './search-index';
 /** Characters a normalised code is made of (codePathParams: letters and digits, upper case). */
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 /** At most this many suggestions are answered. */
-export const MAX_SUGGESTIONS = 5;
+const MAX_SUGGESTIONS = 5;
 
 /** Every code one substitution, deletion, insertion or swap of two neighbours away, substitutions first. */
-export function oneEditAway(code: string): string[] {
+function oneEditAway(code: string): string[] {
   const variants = new Set<string>();
   for (let i = 0; i < code.length; i++)
     for (const c of ALPHABET) if (c !== code[i]) variants.add(code.slice(0, i) + c + code.slice(i + 1));
@@ -30,11 +30,7 @@ export function oneEditAway(code: string): string[] {
  * (an IFSC's first four letters, a Bangladesh routing number's first three digits): the data set's bank, else
  * (India) the name on the RBI's list, `held` false.
  */
-export function bankOfBranchCode(
-  index: SearchIndex,
-  code: string,
-  countryName: (code: string) => string,
-): CodeBank | null {
+function bankOfBranchCode(index: SearchIndex, code: string, countryName: (code: string) => string): CodeBank | null {
   const banks = index.extensionView.data.banks;
   for (const [country, format] of Object.entries(BANK_CODE_FORMATS)) {
     if (!format.branch?.test(code)) continue;
@@ -57,7 +53,7 @@ export function bankOfBranchCode(
 }
 
 /** The held codes one character off `code`: branches (same bank first), then agents, then banks. */
-export function codesOneOff(
+function codesOneOff(
   index: SearchIndex,
   code: string,
   countryName: (code: string) => string,
