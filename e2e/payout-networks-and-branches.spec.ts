@@ -51,7 +51,9 @@ test('branch finder for Bangladesh: head office, bank, district filter, empty re
   // causes).
   await typeLikeAPerson(page.getByLabel('Bank code / routing number'), ['999']);
   await expect(
-    page.getByText(/No branch of Bangladesh with the code 999 and bank name "SONALI", district "Sylhet" under any head office/),
+    page.getByText(
+      /No branch of Bangladesh with the code 999 and bank name "SONALI", district "Sylhet" under any head office/,
+    ),
   ).toBeVisible();
 
   // Reload keeps every filter.
