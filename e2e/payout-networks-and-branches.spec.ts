@@ -60,14 +60,16 @@ test('branch finder for Bangladesh: head office, bank, district filter, empty re
   // causes).
   await typeLikeAPerson(page.getByLabel('Bank code / routing number'), ['999']);
   await expect(
-    page.getByText(/No branch of BD with the code 999 and bank name "SONALI", district "Sylhet" under any head office/),
+    page.getByText(
+      /No branch of Bangladesh with the code 999 and bank name "SONALI", district "Sylhet" under any head office/,
+    ),
   ).toBeVisible();
 
   // Reload keeps every filter.
   await page.reload();
   await expect(page.getByLabel('District', { exact: true })).toHaveValue('Sylhet');
   await expect(page.getByLabel('Bank code / routing number')).toHaveValue('999');
-  await expect(page.getByText(/No branch of BD with the code 999/)).toBeVisible();
+  await expect(page.getByText(/No branch of Bangladesh with the code 999/)).toBeVisible();
 });
 
 test('branch finder for India has no district field', async ({ page }) => {

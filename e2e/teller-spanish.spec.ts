@@ -26,13 +26,13 @@ const es = Object.fromEntries(flatten(read('es')));
 const m = read('es') as Record<string, any>;
 /** English texts that Spanish says otherwise, as patterns of a whole text ({{x}} stands for anything). */
 const englishOnly = flatten(read('en'))
-  .filter(([key, text]) => es[key] !== text && /[a-z]{3,}/i.test(text.replace(/\{\{\w+\}\}/g, '')))
+  .filter(([key, text]) => es[key] !== text && /[a-z]{3,}/i.test(text.replace(/\{\{[^}]+\}\}/g, '')))
   .map(([key, text]) => ({
     key,
     text,
     pattern: `^${text
       .trim()
-      .split(/\{\{\w+\}\}/)
+      .split(/\{\{[^}]+\}\}/)
       .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
       .join('.+?')}$`,
   }));

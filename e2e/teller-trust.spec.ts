@@ -153,7 +153,7 @@ test('4. every empty state names its actual cause, and a page past the end leads
   // An unknown head office.
   await page.goto('/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=ZZZZZZ');
   await expect(empty).toHaveText(
-    'Head office ZZZZZZ is not one of the mode-04 payout networks of BD: choose one from the list.',
+    'Head office ZZZZZZ is not one of the mode-04 payout networks of Bangladesh: choose one from the list.',
   );
 
   // A malformed IFSC.

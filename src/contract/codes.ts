@@ -116,6 +116,48 @@ export const issuedIfsc = z
   });
 export type IssuedIfsc = z.infer<typeof issuedIfsc>;
 
+export const codeSuggestion = z
+  .object({
+    code: z.string().meta({ example: 'BARB0COLIND' }),
+    kind: codeKind,
+    receivingCountry: z.string(),
+    receivingCountryName: z.string(),
+    bankCode: z.string().nullable(),
+    bankName: z.string().nullable(),
+    name: z.string().nullable().meta({ description: 'The branch name (kind branch) or agent name (kind agent).' }),
+    city: z.string().nullable(),
+  })
+  .meta({ id: 'CodeSuggestion', description: 'A code the data set holds, one character off the code looked up.' });
+export type CodeSuggestion = z.infer<typeof codeSuggestion>;
+
+export const codeBank = z
+  .object({
+    receivingCountry: z.string(),
+    receivingCountryName: z.string(),
+    bankCode: z.string().meta({ example: 'BARB' }),
+    bankName: z.string(),
+    held: z
+      .boolean()
+      .meta({ description: 'Whether the data set holds the bank (false: the name is from the RBI list).' }),
+  })
+  .meta({
+    id: 'CodeBank',
+    description:
+      "The bank a branch code's leading characters name (an IFSC's first four letters, a Bangladesh routing number's first three digits).",
+  });
+export type CodeBank = z.infer<typeof codeBank>;
+
+export const codeNear = z
+  .object({
+    bank: codeBank.nullable(),
+    suggestions: z.array(codeSuggestion).meta({
+      description:
+        'Up to 5 held codes one character off (one substituted, missing, extra, or two neighbours swapped): branches of the named bank first.',
+    }),
+  })
+  .meta({ id: 'CodeNear' });
+export type CodeNear = z.infer<typeof codeNear>;
+
 export const codeLookupResponse = z
   .object({
     code: z
@@ -124,6 +166,10 @@ export const codeLookupResponse = z
     formats: z.array(codeFormat).meta({ description: 'The formats the code was looked up as.' }),
     data: z.array(codeMatch).meta({ description: 'Every match; empty when none.' }),
     issuedIfsc: issuedIfsc.nullable(),
+    near: codeNear.nullable().meta({
+      description:
+        'With no match and no issued IFSC: the bank the code names and the held codes one character off; null when neither.',
+    }),
   })
   .meta({ id: 'CodeLookup' });
 export type CodeLookupResponse = z.infer<typeof codeLookupResponse>;

@@ -52,3 +52,9 @@ export function issuedIfscBank(ifsc: string): { bankCode: string; bankName: stri
   const bankCode = sublets[ifsc] ?? customSublets.find(([prefix]) => ifsc.startsWith(prefix))?.[1] ?? ifsc.slice(0, 4);
   return { bankCode, bankName: bankNames[bankCode] ?? null };
 }
+
+/** The name the RBI's list gives a four-letter IFSC bank code, or null when it lists no such bank. */
+export function ifscBankName(bankCode: string): string | null {
+  const { bankNames } = registry();
+  return Object.hasOwn(bankNames, bankCode) ? bankNames[bankCode] : null;
+}

@@ -104,6 +104,28 @@ export const i18nReady = i18n
     () => undefined, // a catalogue that could not be fetched: English, the fallback, is bundled
   );
 
+const regionNames = new Map<string, Intl.DisplayNames>();
+/**
+ * A country's name in the language ("MX" → "México" in Spanish); a value that is not an ISO 3166-1 code (a name
+ * already) is returned as it is.
+ */
+function countryNameIn(language: string, value: unknown): string {
+  const text = String(value ?? '');
+  if (!/^[A-Z]{2}$/.test(text)) return text;
+  let names = regionNames.get(language);
+  if (!names) regionNames.set(language, (names = new Intl.DisplayNames([language], { type: 'region' })));
+  try {
+    return names.of(text) ?? text;
+  } catch {
+    return text;
+  }
+}
+// `{{country, country}}` in a message: the country's name in the interface language, never its code, whatever
+// the screen passes (docs/i18n.md).
+i18n.services.formatter?.add('country', (value: unknown, language: string | undefined) =>
+  countryNameIn(language ?? currentLanguage(), value),
+);
+
 /** The language in use, reduced to one of LANGUAGES (i18n.language may be the browser's es-419). */
 export const currentLanguage = () => i18n.resolvedLanguage ?? 'en';
 
@@ -124,6 +146,9 @@ const markDocument = () => {
 };
 i18n.on('languageChanged', markDocument);
 if (i18n.isInitialized) markDocument();
+
+/** A country's name in the teller's language, from its ISO code. */
+export const countryName = (code: string) => countryNameIn(currentLanguage(), code);
 
 /** A number in the teller's language ("1,234" / "1.234"). */
 export const formatNumber = (value: number) => new Intl.NumberFormat(currentLanguage()).format(value);

@@ -2,7 +2,6 @@ import { useSearchParams } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { CodeMatches } from '../../features/code-lookup/components/code-matches';
 import { useCode } from '../../features/code-lookup/api/get-code';
-import { useReceivingCountries } from '../../features/receiving-selector/api/get-receiving-countries';
 import { QueryStatus } from '../../components/ui/query-status';
 import { Screen } from '../../components/ui/screen';
 
@@ -12,8 +11,6 @@ export default function CodeScreen() {
   const [params] = useSearchParams();
   const code = params.get('code') ?? '';
   const answer = useCode(code);
-  const countries = useReceivingCountries();
-  const countryName = (country: string) => countries.data?.data.find((c) => c.code === country)?.name ?? country;
   return (
     <Screen title={t('code.title')} purpose={t('code.purpose')}>
       <QueryStatus
@@ -24,7 +21,7 @@ export default function CodeScreen() {
         empty={t('code.empty')}
         onRetry={() => void answer.refetch()}
       >
-        {answer.data && <CodeMatches answer={answer.data} countryName={countryName} />}
+        {answer.data && <CodeMatches answer={answer.data} />}
       </QueryStatus>
     </Screen>
   );

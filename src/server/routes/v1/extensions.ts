@@ -16,6 +16,7 @@ import {
 import { issuedIfscBank } from '../../ifsc-registry';
 import { ProblemError } from '../../problems';
 import { browseBranches } from '../../search/browse';
+import { nearCode } from '../../search/code-suggest';
 import { branchDetailOf, findCode, headOfficesPayingInto } from '../../search/codes';
 import { all, branchRules, stateOfCountry } from '../../validation';
 import { defineOperation } from './operation';
@@ -29,7 +30,7 @@ export const extensionOperations = [
     operationId: 'findByCode',
     summary: 'Find by code (extension)',
     description:
-      "Any code a customer brings: an IFSC (any case, spaces allowed), a Bangladesh routing number, a bank code (India, Bangladesh, Nigeria) or an agent code. Answers every match (a code may be of two kinds), each branch or bank with the delivery-mode-04 head offices that pay into its bank; no match is 200 with an empty list and the formats the code was tried as. A well-formed IFSC the data set does not hold is checked against Razorpay's IFSC list (`issuedIfsc`).",
+      "Any code a customer brings: an IFSC (any case, spaces allowed), a Bangladesh routing number, a bank code (India, Bangladesh, Nigeria) or an agent code. Answers every match (a code may be of two kinds), each branch or bank with the delivery-mode-04 head offices that pay into its bank; no match is 200 with an empty list and the formats the code was tried as. A well-formed IFSC the data set does not hold is checked against Razorpay's IFSC list (`issuedIfsc`). A code with no match otherwise is answered with the bank its leading characters name and the held codes one character off (`near`).",
     tag: 'Extensions',
     query: codeQuery,
     // The path parameter is checked with the headers and the (empty) query, so one 400 names everything.
@@ -61,7 +62,9 @@ export const extensionOperations = [
           };
         }
       }
-      const answer: CodeLookupResponse = { code, formats, data, issuedIfsc };
+      // No match and not a real IFSC: the bank the code names and the held codes one character off.
+      const near = data.length === 0 && !issuedIfsc ? nearCode(index, code, countryName) : null;
+      const answer: CodeLookupResponse = { code, formats, data, issuedIfsc, near };
       return answer;
     },
   }),

@@ -9,19 +9,32 @@ import type { CodeFormat, CodeLookupResponse, CodeMatch, PayingHeadOffice } from
 import { BANK_CODE_FORMATS } from '../../../../contract/bank-codes';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { useTranslation } from 'react-i18next';
-import { formatNumber } from '../../../lib/i18n';
+import { countryName, formatNumber } from '../../../lib/i18n';
 import { agentSearchLink, branchFinderLink } from '../../../lib/links';
+import { CodeNear } from './code-near';
 
 // What a code names (GET /v1/codes/{code}): each match with its country and bank, and for a branch or a bank
-// the head offices that can pay into it for delivery mode 04, each a link to the branch finder filled in.
+// the head offices that can pay into it for delivery mode 04, each a link to the branch finder filled in. With
+// no match: a real IFSC not held, or what the code was looked up as and the codes one character off.
 
-const formatText = (format: CodeFormat, countryName: (code: string) => string) =>
-  format.receivingCountry ? `${format.description} of ${countryName(format.receivingCountry)}` : format.description;
+/** A code format in the interface language (the catalogue's `code.formats`; the API's English as fallback). */
+function useFormatText() {
+  const { t, i18n } = useTranslation();
+  return (format: CodeFormat, style: 'formatOf' | 'formatIn' = 'formatOf') => {
+    const key = format.receivingCountry
+      ? `code.formats.${format.receivingCountry}.${format.kind}`
+      : 'code.formats.agent';
+    const text = i18n.exists(key) ? t(key as 'code.formats.agent') : format.description;
+    return format.receivingCountry ? t(`code.${style}`, { format: text, country: format.receivingCountry }) : text;
+  };
+}
 
 /** Every format of the country profiles, for a code that fits none of them. */
-const ALL_FORMATS = Object.entries(BANK_CODE_FORMATS).flatMap(([country, f]) => [
-  ...(f.branchDescription ? [`${f.branchDescription} (${country})`] : []),
-  `${f.bankDescription} (${country})`,
+const ALL_FORMATS: CodeFormat[] = Object.entries(BANK_CODE_FORMATS).flatMap(([country, f]) => [
+  ...(f.branchDescription
+    ? [{ kind: 'branch' as const, receivingCountry: country, description: f.branchDescription }]
+    : []),
+  { kind: 'bank' as const, receivingCountry: country, description: f.bankDescription },
 ]);
 
 function HeadOffices({ match, offices }: { match: CodeMatch; offices: PayingHeadOffice[] }) {
@@ -29,7 +42,7 @@ function HeadOffices({ match, offices }: { match: CodeMatch; offices: PayingHead
   if (offices.length === 0)
     return (
       <Typography variant="body2">
-        {t('code.noHeadOffice', { country: match.receivingCountryName, bank: match.bankName })}
+        {t('code.noHeadOffice', { country: match.receivingCountry, bank: match.bankName })}
       </Typography>
     );
   return (
@@ -72,13 +85,13 @@ function Match({ match }: { match: CodeMatch }) {
     <Paper
       variant="outlined"
       component="article"
-      aria-label={t('code.matchLabel', { kind, country: match.receivingCountryName })}
+      aria-label={t('code.matchLabel', { kind, country: match.receivingCountry })}
       sx={{ p: 2 }}
       data-testid="code-match"
     >
       <Stack spacing={1}>
         <Typography component="h2" variant="h6">
-          {kind} · {match.receivingCountryName} ({match.receivingCountry})
+          {kind} · {countryName(match.receivingCountry)} ({match.receivingCountry})
         </Typography>
         {match.bankName && (
           <Typography>
@@ -135,16 +148,11 @@ function Match({ match }: { match: CodeMatch }) {
   );
 }
 
-export function CodeMatches({
-  answer,
-  countryName,
-}: {
-  answer: CodeLookupResponse;
-  countryName: (code: string) => string;
-}) {
+export function CodeMatches({ answer }: { answer: CodeLookupResponse }) {
   const { t } = useTranslation();
-  const { code, data, formats, issuedIfsc } = answer;
-  const tried = formats.map((f) => formatText(f, countryName));
+  const formatText = useFormatText();
+  const { code, data, formats, issuedIfsc, near } = answer;
+  const issuedBank = issuedIfsc ? (issuedIfsc.bankName ?? issuedIfsc.bankCode) : '';
   return (
     <Stack spacing={2}>
       <Typography role="status" data-testid="result-total">
@@ -157,20 +165,25 @@ export function CodeMatches({
       ))}
       {issuedIfsc && (
         <Alert severity="info" data-testid="issued-ifsc">
-          <strong>{issuedIfsc.ifsc}</strong> is a real IFSC of{' '}
-          <strong>{issuedIfsc.bankName ?? issuedIfsc.bankCode}</strong> ({issuedIfsc.bankCode}), on the RBI&apos;s list,
-          but its branch is not in the served data set.{' '}
+          {t('code.issued', { ifsc: issuedIfsc.ifsc, bank: issuedBank, bankCode: issuedIfsc.bankCode })}{' '}
           {issuedIfsc.headOffices.length
-            ? `Head offices that pay into ${issuedIfsc.bankName ?? issuedIfsc.bankCode} for delivery mode 04: ${issuedIfsc.headOffices.map((h) => `${h.headOfficeName} (${h.receivingAgentHeadOfficeCode})`).join(', ')}.`
-            : `No head office pays into ${issuedIfsc.bankName ?? issuedIfsc.bankCode} for delivery mode 04.`}
+            ? t('code.issuedPaying', {
+                bank: issuedBank,
+                offices: issuedIfsc.headOffices
+                  .map((h) => `${h.headOfficeName} (${h.receivingAgentHeadOfficeCode})`)
+                  .join(', '),
+              })
+            : t('code.issuedNone', { bank: issuedBank })}
         </Alert>
       )}
       {data.length === 0 && !issuedIfsc && (
         <Alert severity="info" data-testid="code-unknown">
-          Looked up as {tried.join(' and as ')}: no match.
-          {formats.length === 1 && ` It is none of: ${ALL_FORMATS.join('; ')}.`}
+          {t('code.lookedUpAs', { formats: formats.map((f) => formatText(f)).join(t('code.andAs')) })}
+          {formats.length === 1 &&
+            t('code.noneOf', { formats: ALL_FORMATS.map((f) => formatText(f, 'formatIn')).join('; ') })}
         </Alert>
       )}
+      {near && <CodeNear code={code} near={near} />}
     </Stack>
   );
 }

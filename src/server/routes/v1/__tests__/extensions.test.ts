@@ -228,6 +228,7 @@ describe.each(testEngines())('code lookup and browsing on the %s store', (engine
         formats: [{ kind: 'agent', receivingCountry: null, description: 'an agent code' }],
         data: [],
         issuedIfsc: null,
+        near: null,
       });
       const ifscShaped = await lookup('ZZZZ0999999');
       expect(ifscShaped.data).toEqual([]);
