@@ -29,6 +29,7 @@ import { useUrlForm } from '../../../lib/use-url-form';
 import { branchesQueryOptions, getBranches, useBranches, useHeadOfficesPayingInto } from '../api/get-branches';
 import { getBrowse, useBrowse } from '../api/get-browse';
 import { BrowseFacets } from './browse-facets';
+import { NoRoutingNumberNote, noRoutingNumbers } from './no-routing-number';
 
 export interface HeadOffice {
   code: string;
@@ -239,6 +240,7 @@ export function BranchFinder({
   );
   const showFolded = !isPhone || moreOpen || foldedInUse;
 
+  const withoutCodes = noRoutingNumbers(branches.data?.data ?? []);
   const columns: ResultColumn<BankBranch>[] = [
     {
       header: t('columns.bank'),
@@ -250,10 +252,14 @@ export function BranchFinder({
         </>
       ),
     },
-    {
-      header: codeName,
-      cell: (branch) => <CopyableCode value={branch.routingNumber} label={codeName} />,
-    },
+    ...(withoutCodes
+      ? []
+      : [
+          {
+            header: codeName,
+            cell: (branch: BankBranch) => <CopyableCode value={branch.routingNumber} label={codeName} />,
+          },
+        ]),
     {
       header: t('columns.branch'),
       cell: (branch) => (
@@ -473,6 +479,7 @@ export function BranchFinder({
                 city: values.city,
               }}
             />
+            {withoutCodes && <NoRoutingNumberNote receivingCountry={receivingCountry} />}
             <ResultsView
               label={t('branches.list')}
               rows={branches.data.data}
