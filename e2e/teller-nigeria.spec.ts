@@ -22,7 +22,8 @@ const total = async (page: Page) => Number((await page.getByTestId('result-total
 /** Access Bank's head office, paying into every Nigerian bank; the teller types Access Bank's code, 044. */
 async function openAccessBank(page: Page) {
   await page.goto('/branches?receivingCountry=NG&deliveryMode=04&receivingAgentHeadOfficeCode=ACCSNG');
-  await expect(page.getByTestId('result-total')).toContainText('branches');
+  // The first answer of a fresh server waits for its search index.
+  await expect(page.getByTestId('result-total')).toContainText('branches', { timeout: 120_000 });
   await typeLikeAPerson(page.getByLabel('Bank code / routing number', { exact: true }), ['04', '4']);
   await expect(page).toHaveURL(/bankCode=044/);
   await expect(page.getByTestId('results-stale')).toHaveCount(0);
