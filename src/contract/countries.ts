@@ -38,6 +38,9 @@ export interface CountryProfile {
   stateSpellings?: Readonly<Record<string, string>>;
   /** Where the catalog's state code differs from ISO 3166-2 or exceeds the spec's 2–3 characters. */
   stateCodeOverrides?: Readonly<Record<string, string>>;
+  /** The branch files give no city: a branch's city is the one of its state its address names
+   *  (server/domain/address-city.ts). */
+  citiesFromAddress?: boolean;
   /** Which of the catalog's subdivisions are served as states (default: all). */
   isState?: (code: string) => boolean;
   /** Delivery modes a head office of the country may offer, and why (the import's partner check). */
@@ -279,6 +282,7 @@ export const COUNTRY_PROFILES: Readonly<Record<string, CountryProfile>> = {
       ilesha: 'osun',
       aba: 'abia',
     },
+    citiesFromAddress: true,
     fakerLocales: ['en_NG'],
   },
   // MX-CMX is Mexico City in ISO 3166-2; the catalog says CDMX.

@@ -16,6 +16,21 @@ let loaded: Catalog | undefined;
  */
 const catalog = (): Catalog => (loaded ??= require('country-state-city') as Catalog);
 
+/** The catalog's name of a state (its served code) and the names of its cities, in the catalog's order. */
+export function catalogCitiesOfState(country: string, state: string): { stateName: string; cities: string[] } {
+  const states = catalog()
+    .State.getStatesOfCountry(country)
+    .filter((s) => stateCode(country, s.isoCode) === state);
+  return {
+    stateName: states[0]?.name ?? state,
+    cities: states.flatMap((s) =>
+      catalog()
+        .City.getCitiesOfState(country, s.isoCode)
+        .map((c) => c.name),
+    ),
+  };
+}
+
 const stateCode = (country: string, code: string) => countryProfile(country).stateCodeOverrides?.[code] ?? code;
 const keepState = (country: string, code: string) => countryProfile(country).isState?.(code) ?? true;
 

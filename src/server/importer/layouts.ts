@@ -15,6 +15,7 @@ import {
 import { KIND_DEFINITIONS, type ImportKind } from './kinds';
 import { headerProblems, parseImportFile, type FileProblem, type FileRecord, type ReadResult } from './read-file';
 import { forEachCsvRow, type SheetRow } from './sheet';
+import { decodeImportText, INVALID, invalidUtf8Problem } from './utf8';
 import { readXlsxRows, XlsxRefused, type XlsxOptions } from './xlsx';
 
 // The operations desk's readers (issue #24): a file of any accepted format (CSV, JSON, XLSX) and layout (the
@@ -339,7 +340,7 @@ function countLineBreaks(text: string): number {
 export type FileSource = string | Uint8Array;
 
 const textOf = async (source: FileSource) =>
-  (typeof source === 'string' ? await readFile(source) : Buffer.from(source)).toString('utf8').replace(/^\uFEFF/, '');
+  decodeImportText(typeof source === 'string' ? await readFile(source) : source);
 
 /**
  * The rows of a CSV or XLSX file, header first, each handed to `onRow` as it is read (XLSX streamed from disk;
@@ -357,10 +358,21 @@ async function forEachSheetRow(
     for await (const row of readXlsxRows(source, options)) if (!onRow(row)) return;
     return;
   }
-  const text = await textOf(source);
+  const { text, invalid } = await textOf(source);
   options.onRowsExpected?.(countLineBreaks(text));
   let reading = true;
-  fileProblems.push(...forEachCsvRow(text, (row) => reading && (reading = onRow(row))));
+  let header: string[] | null = null;
+  fileProblems.push(
+    ...forEachCsvRow(text, (row) => {
+      // Not UTF-8: the file is refused, naming each row and column (as the header names it) of a bad sequence.
+      if (invalid)
+        row.cells.forEach((cell, c) => {
+          if (cell.includes(INVALID)) fileProblems.push(invalidUtf8Problem(row.line, header?.[c] ?? null, cell));
+        });
+      header ??= row.cells;
+      return reading && (reading = onRow(row));
+    }),
+  );
 }
 
 const refusedProblem = (error: unknown): FileProblem => {

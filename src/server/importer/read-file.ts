@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { csvSheet } from './sheet';
+import { decodeImportText, invalidCells, invalidUtf8Problem, lineOfInvalid } from './utf8';
 
 // Reads an import file, CSV or JSON, into records of text cells, each with the physical line it starts on
 // (CSV: the header is line 1). Problems with the file itself (unreadable, bad quoting, missing columns) are
@@ -85,10 +86,14 @@ export function loadImportFile(path: string): ImportFile | FileProblem {
 }
 
 export function parseImportFile(file: string, bytes: Uint8Array, columns: readonly string[]): ReadResult {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    .toString('utf8')
-    .replace(/^\uFEFF/, '');
-  return fileFormatOf(file) === 'json' ? readJson(text, columns) : readCsv(text, columns);
+  const { text, invalid } = decodeImportText(bytes);
+  const read = fileFormatOf(file) === 'json' ? readJson(text, columns) : readCsv(text, columns);
+  if (invalid) {
+    // Not UTF-8: the file is refused, naming each row and column that holds a bad byte sequence.
+    const problems = read.records.flatMap((r) => invalidCells(r.line, r.record));
+    read.fileProblems.push(...(problems.length ? problems : [invalidUtf8Problem(lineOfInvalid(text), null, '')]));
+  }
+  return read;
 }
 
 /** CSV in the import format: the header must be the kind's columns, each row's cells by column. */

@@ -1,7 +1,10 @@
 import { countries as isoCountries } from 'countries-list';
 import type { PayoutType } from '../../contract';
 import type { BranchRow, HeadOfficeRow } from '../domain/data-set';
+import { countryProfile } from '../../contract/countries';
+import { cityFromAddress } from '../domain/address-city';
 import { loadCitiesOf, loadStates } from '../domain/places';
+import { repairReplacementCharacters } from './repair-text';
 import type { BranchFileRecord, PartnerFileRecord } from './row-schemas';
 
 // From the rows of import files (as their row schemas parse them) to the data set's rows: what an import and the
@@ -19,21 +22,32 @@ export const sortedBanks = (branches: BranchRow[]) => {
 
 const orNull = (value: string | undefined) => (value && value.trim() !== '' ? value.trim() : null);
 
+/** A branch row of the file: its text repaired (repair-text.ts), its city placed from its address where the
+ *  country's files give none (address-city.ts). */
 export function toBranchRow(
   record: BranchFileRecord,
   resolveState: (country: string, state: string) => string | null,
 ): BranchRow {
+  const text = (value: string) => repairReplacementCharacters(orNull(value));
+  const state = resolveState(record.country, record.state);
+  const branchName = repairReplacementCharacters(record.branch_name);
+  const addressLine1 = text(record.address_line1);
+  const city =
+    text(record.city) ??
+    (countryProfile(record.country).citiesFromAddress
+      ? cityFromAddress(record.country, state, [addressLine1, branchName])
+      : null);
   return {
     country: record.country,
     bankCode: record.bank_code,
-    bankName: record.bank_name,
+    bankName: repairReplacementCharacters(record.bank_name),
     routingNumber: orNull(record.routing_number),
-    branchName: record.branch_name,
-    addressLine1: orNull(record.address_line1),
-    addressLine2: orNull(record.address_line2),
-    city: orNull(record.city),
-    district: orNull(record.district),
-    state: resolveState(record.country, record.state),
+    branchName,
+    addressLine1,
+    addressLine2: text(record.address_line2),
+    city,
+    district: text(record.district),
+    state,
     publishedState: orNull(record.state),
   };
 }

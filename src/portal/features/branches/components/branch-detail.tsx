@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslation } from 'react-i18next';
+import { NoRoutingNumberNote } from './no-routing-number';
 import type { BranchDetail } from '../../../../contract';
 import { branchCodeName, paymentRails } from '../../../../contract/countries';
 import { CopyButton } from '../../../components/ui/copy-button';
@@ -79,9 +80,12 @@ function Detail({ branch, currency }: { branch: BranchDetail; currency: string |
   const rails = paymentRails(branch.receivingCountry);
   return (
     <Stack spacing={2}>
+      {!branch.routingNumber && (
+        <NoRoutingNumberNote receivingCountry={branch.receivingCountry} name={branch.receivingCountryName} />
+      )}
       <Fields
         rows={[
-          text(codeName, branch.routingNumber, 'code'),
+          ...(branch.routingNumber ? [text(codeName, branch.routingNumber, 'code')] : []),
           text(t('columns.bankName'), branch.bankName, 'bankName'),
           text(t('columns.bankCode'), branch.bankCode, 'bankCode'),
           text(t('branchDetail.micr'), branch.micr, 'micr'),

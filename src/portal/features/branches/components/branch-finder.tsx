@@ -30,6 +30,7 @@ import { branchesQueryOptions, getBranches, useBranches, useHeadOfficesPayingInt
 import { getBrowse, useBrowse } from '../api/get-browse';
 import { BrowseFacets } from './browse-facets';
 import { SearchHelp, type SuggestionChanges } from '../../../components/search-help/search-help';
+import { NoRoutingNumberNote, noRoutingNumbers } from './no-routing-number';
 
 export interface HeadOffice {
   code: string;
@@ -240,6 +241,7 @@ export function BranchFinder({
   );
   const showFolded = !isPhone || moreOpen || foldedInUse;
 
+  const withoutCodes = noRoutingNumbers(branches.data?.data ?? []);
   const columns: ResultColumn<BankBranch>[] = [
     {
       header: t('columns.bank'),
@@ -251,10 +253,14 @@ export function BranchFinder({
         </>
       ),
     },
-    {
-      header: codeName,
-      cell: (branch) => <CopyableCode value={branch.routingNumber} label={codeName} />,
-    },
+    ...(withoutCodes
+      ? []
+      : [
+          {
+            header: codeName,
+            cell: (branch: BankBranch) => <CopyableCode value={branch.routingNumber} label={codeName} />,
+          },
+        ]),
     {
       header: t('columns.branch'),
       cell: (branch) => (
@@ -484,6 +490,7 @@ export function BranchFinder({
                 city: values.city,
               }}
             />
+            {withoutCodes && <NoRoutingNumberNote receivingCountry={receivingCountry} />}
             <ResultsView
               label={t('branches.list')}
               rows={branches.data.data}
