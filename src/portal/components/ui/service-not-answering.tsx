@@ -20,7 +20,6 @@ export function ServiceNotAnswering() {
   const oldest = waiting[0];
   useEffect(() => {
     if (!oldest) return;
-    setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, [oldest]);
