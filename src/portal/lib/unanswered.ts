@@ -48,12 +48,14 @@ const abortError = () => new DOMException('The request was aborted.', 'AbortErro
 /**
  * Runs `attempt` until it settles within its window (see the top of this file). `attempt` gets the attempt's
  * signal and a fresh correlation id; an answer or an error it throws ends the wait, an attempt whose window ran
- * out is aborted and sent again. The caller's `signal` aborting ends it with the caller's abort.
+ * out is aborted and sent again. The caller's `signal` aborting ends it with the caller's abort. `windows` are
+ * the attempts' windows (ATTEMPT_WINDOWS_MS; shorter in tests).
  */
 export async function untilAnswered<T>(
   attempt: (signal: AbortSignal, correlationId: string) => Promise<T>,
   newCorrelationId: () => string,
   signal?: AbortSignal,
+  windows: readonly number[] = ATTEMPT_WINDOWS_MS,
 ): Promise<T> {
   if (signal?.aborted) throw signal.reason ?? abortError();
   const entry: UnansweredRequest = { reference: newCorrelationId(), sentAt: Date.now() };
@@ -67,7 +69,7 @@ export async function untilAnswered<T>(
           windowEnded = true;
           controller.abort(abortError());
         },
-        ATTEMPT_WINDOWS_MS[Math.min(tries, ATTEMPT_WINDOWS_MS.length - 1)],
+        windows[Math.min(tries, windows.length - 1)],
       );
       const stop = () => controller.abort(signal?.reason ?? abortError());
       signal?.addEventListener('abort', stop, { once: true });
