@@ -12,7 +12,7 @@
 // refuses connections or answers 5xx is a different case (down): those fail at once, as ApiErrors.
 
 /** A teller request waiting for its answer. */
-export interface UnansweredRequest {
+interface UnansweredRequest {
   /** The first attempt's correlation id: the reference the teller quotes to support. */
   readonly reference: string;
   /** When the first attempt was sent (epoch ms). */
@@ -23,7 +23,7 @@ export interface UnansweredRequest {
 export const NOT_ANSWERING_AFTER_MS = 8_000;
 
 /** Each attempt's window; the last one repeats. */
-export const ATTEMPT_WINDOWS_MS = [10_000, 15_000, 20_000, 30_000] as const;
+const ATTEMPT_WINDOWS_MS = [10_000, 15_000, 20_000, 30_000] as const;
 
 let waiting: readonly UnansweredRequest[] = [];
 const listeners = new Set<() => void>();
