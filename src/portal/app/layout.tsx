@@ -16,6 +16,7 @@ import { SignIn } from '../features/correspondent/components/sign-in';
 import { DataStatusFooter } from '../features/data-status/components/data-status-footer';
 import { ReceivingSelector } from '../features/receiving-selector/components/receiving-selector';
 import { LanguageSwitch } from '../components/ui/language-switch';
+import { ServiceNotAnswering } from '../components/ui/service-not-answering';
 import { useCorrespondentId } from '../lib/correspondent-id';
 import { selectionSearch } from '../lib/url-state';
 import { paths } from './paths';
@@ -109,6 +110,7 @@ export function Layout({ children }: { children: ReactNode }) {
         {correspondentId ? children : <SignIn />}
       </Container>
       <DataStatusFooter enabled={Boolean(correspondentId)} />
+      <ServiceNotAnswering />
     </Box>
   );
 }

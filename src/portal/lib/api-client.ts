@@ -1,6 +1,7 @@
 import type { ProblemParameter } from '../../contract';
 import { readCorrespondentId } from './correspondent-id';
 import { i18n } from './i18n';
+import { untilAnswered } from './unanswered';
 
 // The one HTTP client of the portal: every request carries the teller's x-fapi-financial-id and a fresh
 // x-correlation-id (spec §5), and every failure becomes an ApiError with the message, the invalid
@@ -110,21 +111,37 @@ interface ProblemBody {
   errors?: ProblemParameter[];
 }
 
-/** `financialId` overrides the signed-in id: sign-in asks the service about an id before keeping it. */
-export async function apiGet<T>(
+/**
+ * `financialId` overrides the signed-in id: sign-in asks the service about an id before keeping it. A request
+ * the service does not answer is sent again until it is, or until `signal` says nobody needs it (unanswered.ts).
+ */
+export function apiGet<T>(
   path: string,
   options: { query?: QueryValues; signal?: AbortSignal; financialId?: string } = {},
 ): Promise<T> {
-  const correlationId = newCorrelationId();
+  return untilAnswered(
+    (signal, correlationId) => getOnce<T>(path, options, signal, correlationId),
+    newCorrelationId,
+    options.signal,
+  );
+}
+
+/** One attempt of apiGet. */
+async function getOnce<T>(
+  path: string,
+  options: { query?: QueryValues; financialId?: string },
+  signal: AbortSignal,
+  correlationId: string,
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', 'x-correlation-id': correlationId };
   const financialId = options.financialId ?? readCorrespondentId();
   if (financialId) headers['x-fapi-financial-id'] = financialId;
 
   let response: Response;
   try {
-    response = await fetch(withQuery(path, options.query), { headers, signal: options.signal });
+    response = await fetch(withQuery(path, options.query), { headers, signal });
   } catch (error) {
-    if (options.signal?.aborted) throw error; // a stale request the query layer cancelled, not a failure
+    if (signal.aborted) throw error; // cancelled, or its window ended: not a failure
     throw unreachable('GET', path, correlationId, error);
   }
   const answeredId = response.headers.get('x-correlation-id') ?? correlationId;
