@@ -72,7 +72,13 @@ describe('GET /v1/openapi.json', () => {
     const tagged = Object.entries(document.paths as Record<string, { get?: { tags: string[] } }>)
       .filter(([, item]) => item.get?.tags.includes('Extensions'))
       .map(([path]) => path);
-    expect(tagged.sort()).toEqual(['/v1/banks/branches/{branchId}', '/v1/banks/browse', '/v1/codes/{code}']);
+    expect(tagged.sort()).toEqual([
+      '/v1/banks/branches/{branchId}',
+      '/v1/banks/browse',
+      '/v1/codes/{code}',
+      '/v1/suggestions/agents',
+      '/v1/suggestions/branches',
+    ]);
     const code = document.paths['/v1/codes/{code}'].get.parameters.find((p: { name: string }) => p.name === 'code');
     expect(code).toMatchObject({ in: 'path', required: true, schema: { minLength: 1, maxLength: 40 } });
   });
