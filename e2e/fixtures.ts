@@ -40,6 +40,26 @@ export async function expectAccessible(page: Page) {
   ).toEqual([]);
 }
 
+/**
+ * axe's `region` rule (all content inside a landmark: a moderate rule, which expectAccessible lets pass) and every
+ * serious or critical violation, as lines naming the rule and the elements.
+ */
+export async function regionAndSeriousViolations(page: Page): Promise<string[]> {
+  // `region` is a best-practice rule: one run with those rules too, kept only for `region` (and what is serious).
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .options({ resultTypes: ['violations'] })
+    .analyze();
+  return results.violations
+    .filter((v) => v.id === 'region' || v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/** No content outside a landmark (axe `region`) and no serious or critical violation. */
+export async function expectNoRegionViolations(page: Page) {
+  expect(await regionAndSeriousViolations(page)).toEqual([]);
+}
+
 /** Chooses a receiving country in the app bar by typing part of its name or code. */
 export async function chooseCountry(page: Page, typed: string, name: RegExp) {
   const country = page.getByRole('combobox', { name: 'Receiving country' });

@@ -45,7 +45,6 @@ export function Layout({ children }: { children: ReactNode }) {
         aria-label={t('app.screens')}
         variant={isPhone ? 'fullWidth' : 'scrollable'}
         allowScrollButtonsMobile
-        sx={isPhone ? { minHeight: 40 } : undefined}
       >
         {SCREENS.map((screen) => (
           <Tab
@@ -54,7 +53,7 @@ export function Layout({ children }: { children: ReactNode }) {
             value={screen.path}
             component={RouterLink}
             to={`${screen.path}${search}`}
-            sx={isPhone ? { minWidth: 0, minHeight: 40, px: 0.5, py: 1, fontSize: '0.8rem' } : undefined}
+            sx={isPhone ? { minWidth: 0, px: 0.5, py: 1, fontSize: '0.8rem' } : undefined}
           />
         ))}
       </Tabs>

@@ -15,6 +15,7 @@ import { withPlaceAliases } from '../../../../contract/place-aliases';
 import { ComboField } from '../../../components/ui/combo-field';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
+import { useFilterFold } from '../../../components/ui/filter-fold';
 import { ResultsHeader } from '../../../components/ui/results-header';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { PastLastPage, ResultsPagination, isPastLastPage } from '../../../components/ui/results-pagination';
@@ -113,6 +114,8 @@ export function AgentSearch({
   const states = useStates({ receivingCountry }, true);
   const params = { ...others, receivingCountry, deliveryMode, ...presentValues(values) };
   const agents = useAgents(params, true);
+  // On a phone the filters fold into a summary once searched.
+  const fold = useFilterFold([values.state, values.search]);
   const isAccountTransfer = Number(deliveryMode) === ACCOUNT_TRANSFER_TO_OTHER_BANK;
   // Mode-04 rows are bank branches reachable through a head office: their count and headers say so.
   const bankBranchCount = useBankBranchCount(receivingCountry, isAccountTransfer);
@@ -237,10 +240,12 @@ export function AgentSearch({
           <code> {t('agents.pointerPattern')}</code>.
         </Alert>
       )}
+      {fold.summary}
       <Stack
         component="form"
         role="search"
         aria-label={t('agents.form')}
+        {...fold.form}
         direction={{ xs: 'column', md: 'row' }}
         spacing={2}
         onSubmit={commit}
@@ -294,6 +299,7 @@ export function AgentSearch({
         {/* Enter in the search field submits at once instead of waiting for the typing pause. */}
         <button type="submit" hidden />
       </Stack>
+      {fold.done}
       <QueryStatus
         isPending={agents.isPending}
         isFetching={agents.isFetching}

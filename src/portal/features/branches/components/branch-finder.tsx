@@ -18,6 +18,7 @@ import { branchCodeName } from '../../../../contract/countries';
 import { withPlaceAliases } from '../../../../contract/place-aliases';
 import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
+import { useFilterFold } from '../../../components/ui/filter-fold';
 import { ResultsHeader } from '../../../components/ui/results-header';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { PastLastPage, ResultsPagination, isPastLastPage } from '../../../components/ui/results-pagination';
@@ -240,6 +241,12 @@ export function BranchFinder({
     values.branchLocation || values.address || values.district || values.state || values.city,
   );
   const showFolded = !isPhone || moreOpen || foldedInUse;
+  // On a phone all the filters fold into a summary once searched.
+  const fold = useFilterFold(
+    (['bankName', 'bankCode', 'branchLocation', 'address', 'district', 'state', 'city'] as const).map(
+      (name) => values[name],
+    ),
+  );
 
   const withoutCodes = noRoutingNumbers(branches.data?.data ?? []);
   const columns: ResultColumn<BankBranch>[] = [
@@ -338,10 +345,12 @@ export function BranchFinder({
 
   return (
     <Stack spacing={2}>
+      {fold.summary}
       <Box
         component="form"
         role="search"
         aria-label={t('branches.form')}
+        {...fold.form}
         onSubmit={commit}
         onFocus={preload}
         noValidate
@@ -431,7 +440,7 @@ export function BranchFinder({
         <button type="submit" hidden />
       </Box>
       {/* On a phone the browse lists fold with the less used filters, so the results start near the top. */}
-      {headOffice && chosenOffice && showFolded && (
+      {headOffice && chosenOffice && showFolded && !fold.folded && (
         <BrowseFacets
           receivingCountry={receivingCountry}
           facets={browse.data?.facets}
@@ -441,6 +450,7 @@ export function BranchFinder({
           failed={browse.isError}
         />
       )}
+      {fold.done}
       <QueryStatus
         isPending={branches.isPending && Boolean(headOffice)}
         isFetching={branches.isFetching}

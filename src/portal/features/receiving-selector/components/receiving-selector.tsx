@@ -50,11 +50,13 @@ export function ReceivingSelector() {
   const mustChooseMode = Boolean(country && !selectedMode && !deliveryMode && offeredModes.length > 1);
 
   return (
-    <Stack spacing={1} sx={{ width: '100%', py: 1 }}>
-      <Stack direction="row" spacing={{ xs: 1, sm: 1.5 }} sx={{ width: '100%' }}>
+    // A landmark of its own: on a phone these fields sit below the app bar, outside its banner.
+    <Stack role="search" aria-label={t('selector.label')} spacing={1} sx={{ width: '100%', py: 1 }}>
+      {/* On a phone the mode has the whole width under the country: its name is never cut. */}
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 1, sm: 1.5 }} sx={{ width: '100%' }}>
         <Autocomplete
           id="receiving-country"
-          sx={{ flex: { xs: '1 1 55%', sm: '0 1 320px' }, minWidth: { xs: 0, sm: 240 } }}
+          sx={{ flex: { xs: '1 1 auto', sm: '0 1 320px' }, minWidth: { xs: 0, sm: 240 } }}
           size="small"
           options={countries.data?.data ?? []}
           loading={countries.isPending}
@@ -96,7 +98,7 @@ export function ReceivingSelector() {
         />
         <FormControl
           size="small"
-          sx={{ flex: { xs: '1 1 45%', sm: '0 1 300px' }, minWidth: { xs: 0, sm: 240 } }}
+          sx={{ flex: { xs: '1 1 auto', sm: '0 1 300px' }, minWidth: { xs: 0, sm: 240 } }}
           disabled={!country}
           error={mustChooseMode}
         >
@@ -125,7 +127,7 @@ export function ReceivingSelector() {
               variant="outlined"
               color="inherit"
               onClick={() => select(receivingCountry, mode.code)}
-              sx={{ m: 0.25, py: 0 }}
+              sx={{ m: 0.25, py: { xs: 0.5, sm: 0 } }}
             >
               {mode.code} · {names.mode(mode)}
             </Button>
