@@ -32,6 +32,12 @@ const SCREENS = [
     lookup: '/v1/banks/branches/IN-BARB0COLIND',
   },
   { name: 'Find by code', path: '/code?code=BARB0COLIND', lookup: '/v1/codes/BARB0COLIND' },
+  // The customer slip of a branch (its print view), from its link.
+  {
+    name: 'Customer slip',
+    path: '/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=FDRLIN&branch=IN-BARB0COLIND&slip=1',
+    lookup: '/v1/banks/branches/IN-BARB0COLIND',
+  },
   // Issue #24: the operations desk's first screen (its sign-in; the desk is its own lazy chunk).
   { name: 'Operations desk sign-in', path: '/ops', lookup: '/v1/ops/session' },
 ];

@@ -215,3 +215,34 @@ test('axe: every field inside a landmark (region) and nothing serious, on every 
   const violations = await walkTellerScreens(page, regionAndSeriousViolations);
   expect(violations, violations.join('\n')).toEqual([]);
 });
+
+test('the customer slip on a phone: its own link, every target 44 px, axe region and serious, on screen and in print', async ({
+  page,
+}) => {
+  await page.goto('/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=SONLBD');
+  const more = page.getByRole('button', { name: /filtros/i, expanded: false });
+  if (await more.isVisible()) await more.click();
+  const code = page.getByLabel('Código de banco / número de ruta', { exact: true });
+  await typeLikeAPerson(code, ['0101', '50166'], [400]);
+  await code.press('Enter');
+  await expect(results(page, 'Sucursales bancarias')).toHaveCount(1);
+  await page.getByTestId('branch-detail-link').click();
+  await page.getByRole('button', { name: /^Comprobante para el cliente/ }).click();
+  const slip = page.getByRole('dialog').filter({ has: page.getByTestId('slip-code') });
+  await expect(slip.getByTestId('slip-code')).toHaveText('010150166');
+  // The slip has a link of its own: reloaded, the same slip opens over the same branch.
+  await expect(page).toHaveURL(/[?&]slip=1/);
+  await page.reload();
+  await expect(slip.getByTestId('slip-code')).toHaveText('010150166');
+  await settle(page);
+  const small = await smallTargets(page);
+  expect(small, `targets under 44 × 44 px:\n${small.join('\n')}`).toEqual([]);
+  expect(await regionAndSeriousViolations(page)).toEqual([]);
+  await page.emulateMedia({ media: 'print' });
+  expect(await regionAndSeriousViolations(page)).toEqual([]);
+  await page.emulateMedia({ media: 'screen' });
+  // Closed, the link no longer opens it.
+  await page.keyboard.press('Escape');
+  await expect(slip).toBeHidden();
+  await expect(page).not.toHaveURL(/[?&]slip=/);
+});

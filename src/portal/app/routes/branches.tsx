@@ -70,6 +70,7 @@ export default function BranchesScreen() {
   const { receivingCountry, deliveryMode, select } = useReceivingSelection();
   // A branch's detail (`branch=` in the URL) opens over the screen, whatever the finder shows.
   const detail = useDetailParam('branch');
+  const slip = useDetailParam('slip');
   const isAccountTransfer = Number(deliveryMode) === ACCOUNT_TRANSFER_TO_OTHER_BANK;
   const countries = useReceivingCountries();
   const headOffices = usePayoutNetworks(
@@ -126,10 +127,14 @@ export default function BranchesScreen() {
         <Suspense fallback={<LinearProgress aria-label={t('branchDetail.loading')} />}>
           <BranchDetailDrawer
             branchId={detail.value}
-            onClose={detail.close}
+            onClose={() => {
+              if (slip.value) slip.close();
+              detail.close();
+            }}
             currencyOf={(code) => countries.data?.data.find((c) => c.code === code)?.currency}
             tools={(branch) => (
               <SlipButton
+                param="slip"
                 subject={{ kind: 'branch', branch }}
                 country={countries.data?.data.find((c) => c.code === branch.receivingCountry) ?? {}}
               />

@@ -2,16 +2,31 @@ import { Suspense, lazy, useState } from 'react';
 import Button from '@mui/material/Button';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import { useTranslation } from 'react-i18next';
+import { useDetailParam } from '../../lib/url-state';
 import type { SlipCountry, SlipSubject } from './slip-details';
 
 // The slip (its dialog, print styles and texts) is its own chunk, fetched when a teller opens one: it is not
 // part of the first load (docs/compression-and-caching.md).
 const CustomerSlipDialog = lazy(() => import('./customer-slip-dialog'));
 
-/** "Customer slip" for a branch or an agent: opens the slip over the screen. */
-export function SlipButton({ subject, country }: { subject: SlipSubject; country: SlipCountry }) {
+/**
+ * "Customer slip" for a branch or an agent: opens the slip over the screen. With `param`, the slip is open while
+ * that URL parameter is (`slip=1` beside `branch=…`): its print view has a link, and Back closes it.
+ */
+export function SlipButton({
+  subject,
+  country,
+  param,
+}: {
+  subject: SlipSubject;
+  country: SlipCountry;
+  param?: string;
+}) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
+  const [openHere, setOpenHere] = useState(false);
+  const inUrl = useDetailParam(param ?? '');
+  const open = param ? inUrl.value !== '' : openHere;
+  const setOpen = (value: boolean) => (!param ? setOpenHere(value) : value ? inUrl.open('1') : inUrl.close());
   const name = subject.kind === 'branch' ? subject.branch.branchName : subject.agent.agentName;
   return (
     <>

@@ -51,7 +51,7 @@ const FILTERS = [
   'pageNumber',
   'pageSize',
 ] as const;
-const NOT_SENT = [...FILTERS, 'branch'];
+const NOT_SENT = [...FILTERS, 'branch', 'slip'];
 const FIELDS = {
   receivingAgentHeadOfficeCode: true,
   bankName: true,
