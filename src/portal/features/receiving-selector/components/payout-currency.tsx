@@ -13,7 +13,13 @@ export function useServedCountry() {
 export function PayoutCurrency({ receivingCountry }: { receivingCountry: string }) {
   const { t, i18n } = useTranslation();
   const currency = useServedCountry()(receivingCountry)?.currency;
-  if (!currency) return null;
+  // Until the countries are loaded, the line keeps its place: the screen below it does not move when it comes.
+  if (!currency)
+    return (
+      <Typography variant="body2" aria-hidden sx={{ visibility: 'hidden' }}>
+        &nbsp;
+      </Typography>
+    );
   return (
     <Typography variant="body2" data-testid="payout-currency">
       {t('common.paidIn', { currency: currencyLabel(currency, i18n.language) })}

@@ -2,6 +2,7 @@ import Autocomplete, { createFilterOptions } from '@mui/material/Autocomplete';
 import { useMemo } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
 import FormControl from '@mui/material/FormControl';
 import InputLabel from '@mui/material/InputLabel';
 import MenuItem from '@mui/material/MenuItem';
@@ -133,6 +134,12 @@ export function ReceivingSelector() {
             </Button>
           ))}
         </Alert>
+      )}
+      {receivingCountry && !(country && modes.data) && (
+        // The sentence's place, kept until the lists it is made of are loaded: nothing below moves when it comes.
+        <Typography variant="body2" aria-hidden sx={{ visibility: 'hidden', minHeight: { xs: '2.86em', sm: 'auto' } }}>
+          &nbsp;
+        </Typography>
       )}
       {country && modes.data && (
         <OfferedModes
