@@ -52,8 +52,18 @@ export function OfferedModes({
         ))}
       </Alert>
     );
+  // On a phone, once a mode the country offers is chosen, the mode box names it and the sentence folds away: the
+  // answers stay in view (the sentence shows while choosing, and for a mode the country does not offer).
   return (
-    <Typography variant="body2" data-testid="offered-modes" sx={{ px: { xs: 1, sm: 0 }, color: 'text.secondary' }}>
+    <Typography
+      variant="body2"
+      data-testid="offered-modes"
+      sx={{
+        px: { xs: 1, sm: 0 },
+        color: 'text.secondary',
+        display: deliveryMode ? { xs: 'none', sm: 'block' } : 'block',
+      }}
+    >
       {sentence}
     </Typography>
   );

@@ -137,7 +137,15 @@ export function ReceivingSelector() {
       )}
       {receivingCountry && !(country && modes.data) && (
         // The sentence's place, kept until the lists it is made of are loaded: nothing below moves when it comes.
-        <Typography variant="body2" aria-hidden sx={{ visibility: 'hidden', minHeight: { xs: '4.29em', sm: 'auto' } }}>
+        <Typography
+          variant="body2"
+          aria-hidden
+          sx={{
+            visibility: 'hidden',
+            minHeight: { xs: '4.29em', sm: 'auto' },
+            display: deliveryMode ? { xs: 'none', sm: 'block' } : 'block',
+          }}
+        >
           &nbsp;
         </Typography>
       )}
