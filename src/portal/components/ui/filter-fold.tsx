@@ -41,7 +41,15 @@ export function useFilterFold(values: (string | undefined)[]): FilterFold {
     setOpen(false);
     // The field just left sat lower on the page: the teller is brought back to the summary, the answers under it.
     (document.activeElement as HTMLElement | null)?.blur();
-    requestAnimationFrame(() => summaryElement.current?.scrollIntoView({ block: 'nearest' }));
+    // When the page from its top down to the summary fits on the screen, it is shown from its top (the app bar, the
+    // summary and the first answers); else the summary is brought into view.
+    requestAnimationFrame(() => {
+      const summary = summaryElement.current;
+      if (!summary) return;
+      const top = summary.getBoundingClientRect().top + window.scrollY;
+      if (top < window.innerHeight / 2) window.scrollTo({ top: 0 });
+      else summary.scrollIntoView({ block: 'nearest' });
+    });
   };
   const reopen = () => {
     setOpen(true);
