@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
-import { numberedParameters, type LookupStore } from '../store/store';
+import { numberedParameters, StoreUnavailableError, type LookupStore } from '../store/store';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
-import { PgStore } from '../store/postgres/pg-store';
+import { isUnavailable, PgStore } from '../store/postgres/pg-store';
 
 // The desk's tables are plain SQL both engines read alike (migrations sqlite/007-ops-desk.sql and
 // postgres/migrations/005-ops-desk.sql): the desk writes its statements once with `?` placeholders and this
@@ -90,11 +90,21 @@ class PgDeskDb implements DeskDb {
   private get connection() {
     return this.client ?? this.pool;
   }
+  /** A statement on the pool (its statement timeout bounds it); a database that cannot answer is a 503. */
+  private async query(sql: string, params: unknown[]) {
+    try {
+      return await this.connection.query(numberedParameters(sql), params);
+    } catch (error) {
+      if (isUnavailable(error))
+        throw new StoreUnavailableError(`PostgreSQL unavailable: ${(error as Error).message}`, 5, { cause: error });
+      throw error;
+    }
+  }
   async all(sql: string, params: unknown[] = []) {
-    return (await this.connection.query(numberedParameters(sql), params)).rows as Row[];
+    return (await this.query(sql, params)).rows as Row[];
   }
   async run(sql: string, params: unknown[] = []) {
-    return (await this.connection.query(numberedParameters(sql), params)).rowCount ?? 0;
+    return (await this.query(sql, params)).rowCount ?? 0;
   }
   async insertMany(table: string, columns: string[], rows: unknown[][]) {
     for (let start = 0; start < rows.length; start += CHUNK) {
