@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
-import { hashApiKey } from '../src/server/plugins/app/access';
+import { hashApiKey } from '../src/server/auth/credentials';
 
 // Issues a new API key: prints the key (hand it to the correspondent, once) and the entry for API_KEYS_FILE,
 // which holds only the key's hash.  Usage: npx tsx scripts/api-key.ts <holder> [<correspondent id>...]

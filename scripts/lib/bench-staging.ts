@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { buildApp } from '../../src/server/app';
 import { openStore } from '../../src/server/open-store';
 import { DeskEngine } from '../../src/server/desk/engine';
-import { hashApiKey } from '../../src/server/plugins/app/access';
+import { hashApiKey } from '../../src/server/auth/credentials';
 import type { OpsActor } from '../../src/server/desk/desk';
 import { writeLargeBangladeshBranchFile } from '../../src/testing/large-branch-file';
 import { WrkRelay, runLoad, type LoadResult } from './bench-http';

@@ -8,7 +8,7 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { lookupHeaders } from '../../contract';
 import { OPERATIONS } from '../routes/v1';
 import { OPS_OPERATIONS } from '../routes/v1/ops';
-import { hashApiKey } from '../plugins/app/access';
+import { hashApiKey } from '../auth/credentials';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 import { createTestApp, FINANCIAL_ID, LOOKUP_HEADERS, type TestApp } from '../../testing/test-app';
 import { createOpsAccount, signIn } from '../../testing/ops';

@@ -5,7 +5,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aliveResponse, problem, readyResponse } from '../../contract';
 import { createTestApp, FINANCIAL_ID, LOOKUP_HEADERS, type TestApp } from '../../testing/test-app';
-import { hashApiKey, loadApiKeys, loadCorrespondents } from '../plugins/app/access';
+import { hashApiKey } from '../auth/credentials';
+import { loadApiKeys, loadCorrespondents } from '../plugins/app/access';
 import { startMetricsServer } from '../plugins/app/metrics';
 import type { AddressInfo } from 'node:net';
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { csvSheet } from './sheet';
 import { decodeImportText, invalidCells, invalidUtf8Problem, lineOfInvalid } from './utf8';
+import type { FileProblem } from './file-problem';
 
 // Reads an import file, CSV or JSON, into records of text cells, each with the physical line it starts on
 // (CSV: the header is line 1). Problems with the file itself (unreadable, bad quoting, missing columns) are
@@ -14,15 +15,7 @@ export interface FileRecord {
   record: Record<string, string>;
   problems: FileProblem[];
 }
-export interface FileProblem {
-  line: number | null;
-  column: string | null;
-  reason: string;
-  /** The value that failed, as the file gave it (absent or null: no one cell, e.g. a missing column). */
-  value?: string | null;
-  /** A stable name of the rule that failed ("bank_code.format", "routing_number.duplicate"): counts per rule. */
-  rule?: string;
-}
+export type { FileProblem };
 
 /** Rows done of the rows to do, in one phase of an import (validating, and writing the new data set). */
 export interface FileProgress {

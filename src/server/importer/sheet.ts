@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { fromCsvCell } from '../../contract/csv-cell';
-import type { FileProblem } from './read-file';
+import type { FileProblem } from './file-problem';
 
 // A file as rows of text cells, whatever its format (CSV here, XLSX in xlsx.ts): the first row is the header.
 // Layouts (layouts.ts) turn these rows into the records of a kind.

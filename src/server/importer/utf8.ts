@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { FileProblem } from './read-file';
+import type { FileProblem } from './file-problem';
 
 // Import files are UTF-8. A byte sequence that is not UTF-8 (a file saved as Windows-1252 or Latin-1) is never
 // decoded into U+FFFD and imported: the file is refused with the row and the column that hold it, so the

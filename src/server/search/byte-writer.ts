@@ -1,5 +1,11 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
-import type { FileBytes } from './documents';
+
+/** A table's bytes kept in a file: `byteLength` bytes from position `at` of `file` (an index snapshot). */
+export interface FileBytes {
+  file: string;
+  at: number;
+  byteLength: number;
+}
 
 /**
  * Bytes written one piece after another, into memory or into a file, for the index's answer documents and their

@@ -17,13 +17,18 @@ import { close, closeSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ByteWriter, writeAll } from './byte-writer';
-import type { GzipTable } from './gzip-documents';
+import type { FileBytes } from './byte-writer';
 
-/** A table's bytes kept in a file: `byteLength` bytes from position `at` of `file` (an index snapshot). */
-export interface FileBytes {
-  file: string;
-  at: number;
-  byteLength: number;
+/** The gzip pieces of one document table. */
+export interface GzipTable {
+  /** The records (above); in memory or in a file, as the documents are. */
+  bytes: Uint8Array | FileBytes;
+  /** Row r's record is bytes[offsets[r]…offsets[r+1]-1]. */
+  offsets: Uint32Array;
+  /** The CRC-32 of each row's deflated part (its document from `prefix` on, without the comma). */
+  crcs: Uint32Array;
+  /** How many bytes of every document go in the stored part: the same bytes in every row. */
+  prefix: number;
 }
 
 /** Every row's document: bytes[offsets[row]…offsets[row+1]-1], in memory or in a file. */

@@ -3,7 +3,7 @@ import {
   documentSource,
   type DocumentSource,
   type DocumentTable,
-  type FileBytes,
+  type GzipTable,
   type PagePatch,
   type Pagination,
 } from './documents';
@@ -33,18 +33,6 @@ import { ByteWriter } from './byte-writer';
 //
 // The price is the size on the wire: each row compressed alone, without the rows before it as a dictionary.
 // Measured on the bench's typical 50-row branch pages: see docs/compression-and-caching.md.
-
-/** The gzip pieces of one document table. */
-export interface GzipTable {
-  /** The records (above); in memory or in a file, as the documents are. */
-  bytes: Uint8Array | FileBytes;
-  /** Row r's record is bytes[offsets[r]…offsets[r+1]-1]. */
-  offsets: Uint32Array;
-  /** The CRC-32 of each row's deflated part (its document from `prefix` on, without the comma). */
-  crcs: Uint32Array;
-  /** How many bytes of every document go in the stored part: the same bytes in every row. */
-  prefix: number;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // CRC-32 (gzip's: reflected, polynomial 0xEDB88320), as zlib computes and combines it (zlib crc32.c).

@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import type { SearchIndexData } from './build';
-import { readInPieces, type FileBytes } from './documents';
+import type { FileBytes } from './byte-writer';
+import { readInPieces } from './documents';
 
 // The index snapshot (issue #26): the search index a worker built, written once into a file beside the data it
 // was built from (DATA_DIR/search-index), and read back at the next start instead of scanning the store and

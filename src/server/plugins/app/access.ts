@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -6,7 +5,7 @@ import { z } from 'zod';
 import { FINANCIAL_ID_PATTERN } from '../../../contract';
 import { opsRole } from '../../../contract/ops-auth';
 import { ProblemError } from '../../problems';
-import type { OpsApiKey } from './ops-auth';
+import { hashApiKey, type OpsApiKey } from '../../auth/credentials';
 
 // Who may call the lookups. Both checks are off unless configured (README.md, "Security and operations"):
 // - the correspondent registry: only listed x-fapi-financial-id values are served (403 otherwise);
@@ -26,7 +25,6 @@ export interface AccessOptions {
  * Keys are long random tokens, so an unsalted SHA-256 cannot be reversed by guessing; the file then holds
  * nothing a reader could call the API with.
  */
-export const hashApiKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
 
 const correspondentId = z.string().regex(FINANCIAL_ID_PATTERN);
 

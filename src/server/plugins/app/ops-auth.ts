@@ -15,7 +15,7 @@ import type { OpsProvenance } from '../../desk/desk';
 import { decoyHash, verifyPassword } from '../../desk/passwords';
 import { ProblemError } from '../../problems';
 import type { OpsAccountStore } from '../../store/ops-accounts';
-import { hashApiKey } from './access';
+import { hashApiKey, type OpsApiKey, type OpsAuthEvent } from '../../auth/credentials';
 import { RefusedSignIns } from './refused-sign-ins';
 
 // Who is acting on the operations desk (/v1/ops). Two ways in:
@@ -42,22 +42,6 @@ export interface OpsActor {
 }
 
 /** An API_KEYS_FILE entry's ops side: who holds the key and its ops roles (plugins/app/access.ts). */
-export interface OpsApiKey {
-  holder: string;
-  roles: OpsRole[];
-  /** Who issued it (scripts/api-key.ts writes the shell user), when the entry says. */
-  issuedBy?: string;
-}
-
-/** An ops event for the audit trail (sign-in, failed sign-in, sign-out, account changes). */
-export interface OpsAuthEvent {
-  actor: string;
-  via: string;
-  action: string;
-  target?: string | null;
-  detail?: Record<string, unknown> | null;
-}
-
 export interface OpsAuthOptions {
   accounts: OpsAccountStore;
   /** A session unused this long ends (OPS_SESSION_IDLE_MINUTES). */

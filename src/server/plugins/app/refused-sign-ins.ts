@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { OpsAuthEvent } from './ops-auth';
+import type { OpsAuthEvent } from '../../auth/credentials';
 
 // Sign-ins refused by the sign-in limit (429) are audited in aggregate: one audit row per limited account or
 // address per window, written at the window's first refusal and then revised in place with the running count

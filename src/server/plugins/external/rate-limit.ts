@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
 import { FINANCIAL_ID_PATTERN } from '../../../contract';
 import { ProblemError } from '../../problems';
-import { hashApiKey } from '../app/access';
+import { hashApiKey } from '../../auth/credentials';
 import type { RedisDependency } from '../../redis';
 
 // Rate limits of the /v1 lookups, three budgets per window, each request counted in all three:

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, LOOKUP_HEADERS, type TestApp } from '../../../../testing/test-app';
-import { hashApiKey } from '../../app/access';
+import { hashApiKey } from '../../../auth/credentials';
 
 // One instance, counters in memory: each correspondent has its own budget, the 429 is the project's
 // problem+json with Retry-After, and only the /v1 lookups count.

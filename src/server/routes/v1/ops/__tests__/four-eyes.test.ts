@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problem } from '../../../../../contract';
 import { changeSummary, type ChangeSummary } from '../../../../../contract/ops-changes';
 import { addAccount } from '../../../../desk/accounts';
-import { hashApiKey } from '../../../../plugins/app/access';
+import { hashApiKey } from '../../../../auth/credentials';
 import { opsAccountsOf } from '../../../../store/ops-accounts';
 import { SqliteStore } from '../../../../store/sqlite/sqlite-store';
 import { createTestApp, testEngines, type TestApp } from '../../../../../testing/test-app';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problem } from '../../../../../contract';
 import { opsAccount, opsSession } from '../../../../../contract/ops-auth';
-import { hashApiKey } from '../../../../plugins/app/access';
+import { hashApiKey } from '../../../../auth/credentials';
 import { buildApp } from '../../../../app';
 import { PgStore } from '../../../../store/postgres/pg-store';
 import { verifyPassword } from '../../../../desk/passwords';
