@@ -57,7 +57,12 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     plugins: { 'import-x': importX },
     // Imports are written without extensions (moduleResolution "bundler"): the resolver tries these.
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })] },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
+      // The files no-cycle follows (read with typescript-eslint's parser).
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
     rules: {
       // Unused names are the compiler's job (noUnusedLocals); `_name` marks one kept on purpose.
       '@typescript-eslint/no-unused-vars': [
@@ -71,6 +76,8 @@ export default tseslint.config(
         { code: 120, ignoreUrls: true, ignoreRegExpLiterals: true, ignoreStrings: true, ignoreTemplateLiterals: true },
       ],
       'import-x/no-restricted-paths': ['error', { zones }],
+      // No import circles: a module is read after what it imports.
+      'import-x/no-cycle': 'error',
     },
   },
   {
