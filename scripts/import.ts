@@ -60,11 +60,14 @@ async function main(): Promise<number> {
   const started = performance.now();
   const desk = new DeskEngine(store);
   const actor: OpsActor = { name: userInfo().username, roles: ['maker', 'checker'], via: 'shell' };
+  /** The entries of a difference not (yet) recorded as a version: dropped whatever happens next. */
+  let unrecorded: string | null = null;
   try {
     // First the difference the file would make, as the desk shows it to a checker.
-    const { prepared, served, version } = await desk.prepareFromShell(kind as ImportKind, file, basename(file), {
+    const { id, prepared, served, version } = await desk.prepareFromShell(kind as ImportKind, file, basename(file), {
       skipInvalid: values['skip-invalid'],
     });
+    unrecorded = id;
     const difference = prepared.diff ? formatDifference(kind as ImportKind, prepared.diff.summary, version) : null;
     if (difference && !values.json) console.log(difference);
     if (prepared.diff?.summary.guard.flagged && !values['dry-run'] && !values['allow-removals']) {
@@ -112,8 +115,9 @@ async function main(): Promise<number> {
     bars?.stop();
     // Applied: a version the desk can roll back to, and the audit row with the shell user's name.
     const versionId = report.applied
-      ? await desk.recordShellImport(actor, prepared, kind as ImportKind, served, version)
+      ? await desk.recordShellImport(actor, id, prepared, kind as ImportKind, served, version)
       : null;
+    if (versionId !== null) unrecorded = null;
     console.log(
       values.json
         ? JSON.stringify({ ...report, difference: prepared.diff?.summary ?? null, version: versionId }, null, 2)
@@ -124,6 +128,7 @@ async function main(): Promise<number> {
     );
     return report.problems.length > 0 ? 1 : 0;
   } finally {
+    if (unrecorded) await desk.forgetShellImport(unrecorded);
     await desk.close();
     await store.close();
   }

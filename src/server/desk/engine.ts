@@ -1080,9 +1080,33 @@ export class DeskEngine implements ChangeDesk {
   async prepareFromShell(kind: ChangeKind, path: string, fileName: string, options: { skipInvalid?: boolean } = {}) {
     const { dataSet, version } = await this.store.readDataSet();
     const served = { dataSet, version };
-    const prepared = await stage({ kind, source: path, fileName, served, bytes: 0, inWorker: false, options });
+    // The difference's entries are kept under the change id the import will be recorded with (the records'
+    // history reads them); forgetShellImport drops them when nothing is applied.
+    const id = randomUUID();
+    let seq = 0;
+    const prepared = await stage({
+      kind,
+      source: path,
+      fileName,
+      served,
+      bytes: 0,
+      inWorker: false,
+      options,
+      onRows: (rows) =>
+        this.db.insertMany(
+          'desk_diff',
+          DIFF_COLUMNS,
+          rows.map((row) => [id, seq++, ...row]),
+        ),
+    });
     if (prepared.diff) await this.withCountedRemovals(kind, prepared.diff);
-    return { prepared, served: dataSet, version };
+    else await this.forgetShellImport(id);
+    return { id, prepared, served: dataSet, version };
+  }
+
+  /** The import command applied nothing (a dry run, refused, failed): its difference's entries go. */
+  async forgetShellImport(id: string): Promise<void> {
+    await this.db.run('DELETE FROM desk_diff WHERE change_id = ?', [id]);
   }
 
   /**
@@ -1091,12 +1115,12 @@ export class DeskEngine implements ChangeDesk {
    */
   async recordShellImport(
     actor: OpsActor,
+    id: string,
     prepared: StagedChange,
     kind: ChangeKind,
     served: DataSet,
     baseVersion: string,
   ): Promise<number> {
-    const id = randomUUID();
     const at = now();
     const next = (await this.store.readDataSet()).dataSet;
     const dataVersion = await this.store.dataVersion();
@@ -1153,6 +1177,7 @@ export class DeskEngine implements ChangeDesk {
       at,
       ledger,
     );
+    await recordHistoryOf(this.db, kind, versionId, id);
     await this.recordOpsEvent({
       actor: actor.name,
       via: actor.via,

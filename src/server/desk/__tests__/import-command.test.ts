@@ -4,7 +4,9 @@ import { buildApp } from '../../app';
 import { SqliteStore } from '../../store/sqlite/sqlite-store';
 import { LOOKUP_HEADERS } from '../../../testing/test-app';
 import { runCli, seededDataDir, servedChecksum, type DataDir } from '../../../testing/import-cli';
+import { deskDbOf } from '../db';
 import { DeskEngine } from '../engine';
+import { readRecordHistory } from '../record-history';
 import type { OpsActor } from '../desk';
 import { shippedBangladesh, writeBranchFile } from './fixtures';
 
@@ -92,5 +94,30 @@ it('applies it with --allow-removals as a version the desk rolls back, and the a
     expect(rollback.diff!.counts).toEqual({ added: 10_009, removed: 0, changed: 0 });
     await desk.approve(carol, rollback.id, { comment: 'restore the shipped branches', confirmRemovals: false });
     expect(await bangladeshAnswers(store)).toEqual(before);
+  });
+}, 300_000);
+
+it("records each record's life: a branch the import changed has the version, the shell user, the file and before → after", async () => {
+  const rows = shippedBangladesh();
+  const target = rows[5]!;
+  const edited = rows.map((row) => (row === target ? { ...row, address_line1: `${row.address_line1} (MOVED)` } : row));
+  const file = writeBranchFile(data.dir, 'bd-moved.csv', edited);
+
+  const dry = await runCli('import', ['branches', file, '--dry-run'], data.dir);
+  expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+  await withDesk(async (_desk, store) => {
+    // A dry run keeps nothing of its difference.
+    expect(await deskDbOf(store).all('SELECT change_id FROM desk_diff')).toEqual([]);
+  });
+
+  const run = await runCli('import', ['branches', file], data.dir);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  await withDesk(async (_desk, store) => {
+    const history = await readRecordHistory(deskDbOf(store), 'branches', ['BD', target.routing_number!]);
+    expect(history.map((h) => [h.versionId, h.op, h.stagedBy, h.approvedBy, h.fileName, h.changedFields])).toEqual([
+      [2, 'change', shellUser, shellUser, 'bd-moved.csv', ['addressLine1']],
+    ]);
+    expect(history[0]!.before!.addressLine1).toBe(target.address_line1);
+    expect(history[0]!.after!.addressLine1).toBe(`${target.address_line1} (MOVED)`);
   });
 }, 300_000);
