@@ -132,3 +132,44 @@ test('an analyst finds the report in the desk queue and closes it with the chang
   await expect(audit).toContainText(ANALYST);
   await context.close();
 });
+
+test('en español, from the agent list on a phone, with the keyboard: a closed agent is reported', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'es-MX' });
+  const page = await context.newPage();
+  await signIn(page);
+  await page.goto('/agents?receivingCountry=MX&deliveryMode=01&search=OXXO&pageSize=10');
+  const report = page.getByRole('button', { name: /^Informar un problema con / }).first();
+  await expect(report).toBeVisible();
+  const agentName = (await report.getAttribute('aria-label'))!.replace('Informar un problema con ', '');
+  await report.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Informar un problema con este registro' });
+  await expect(dialog).toContainText(agentName);
+  // The reasons with the arrow keys, from the first (checked) down to "closed".
+  await dialog.getByRole('radio', { name: 'Número de ruta o código incorrecto' }).focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+  await expect(dialog.getByRole('radio', { name: 'Cerrado: ya no paga' })).toBeChecked();
+  await page.keyboard.press('Tab');
+  const note = dialog.getByRole('textbox', { name: 'Nota para operaciones' });
+  await expect(note).toBeFocused();
+  await page.keyboard.type('Cerró en ', { delay: 70 });
+  await page.waitForTimeout(300);
+  await page.keyboard.type('marzo; <b>sin</b> aviso.', { delay: 80 });
+  await expect(dialog).toContainText('33 de 500 caracteres');
+  await expectAccessible(page);
+  const sent = page.waitForResponse((r) => r.url().endsWith('/v1/reports') && r.request().method() === 'POST');
+  // Tab past Cancel to Send, then Enter.
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('button', { name: 'Enviar informe' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  const answer = (await (await sent).json()) as { id: string; kind: string; reason: string; note: string };
+  expect(answer).toMatchObject({ kind: 'agents', reason: 'closed', note: 'Cerró en marzo; <b>sin</b> aviso.' });
+  await expect(dialog.getByTestId('report-confirmation')).toContainText(
+    `Informe enviado a operaciones. Su referencia: ${answer.id}`,
+  );
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await context.close();
+});

@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason } from '../../../contract/reports';
 import { CopyButton } from '../../components/ui/copy-button';
 import { ProblemAlert } from '../../components/ui/problem-alert';
+import { ApiError } from '../../lib/api-client';
 import { useSendReport } from './api/send-report';
 import { subjectName, subjectRecord, type ReportSubject } from './report-subject';
 
@@ -115,7 +116,13 @@ export default function ReportDialog({ subject, onClose }: { subject: ReportSubj
               }
               slotProps={{ htmlInput: { 'data-testid': 'report-note' } }}
             />
-            {send.error && <ProblemAlert error={send.error} />}
+            {send.error instanceof ApiError && send.error.kind === 'tooManyRequests' ? (
+              <Alert severity="warning" role="alert">
+                {t('tellerReport.tooMany')}
+              </Alert>
+            ) : (
+              send.error && <ProblemAlert error={send.error} />
+            )}
           </DialogContent>
           <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
             <Button onClick={onClose}>{t('tellerReport.cancel')}</Button>
