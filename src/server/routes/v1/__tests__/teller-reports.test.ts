@@ -172,3 +172,29 @@ describe.each(testEngines())("tellers' reports (%s)", (engine) => {
     expect(anonymous.statusCode).toBe(401);
   });
 });
+
+describe('a report meets the same correspondent registry as a lookup', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ access: { correspondents: new Set(['RG01AA']) } });
+  });
+  afterAll(async () => t.close());
+
+  it('an id the registry does not hold is refused (403); a registered one is stored', async () => {
+    const body = { kind: 'branches', key: BRANCH, reason: 'other', note: 'checked' };
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/v1/reports',
+      headers: { 'x-fapi-financial-id': 'ZZ99ZZ' },
+      payload: body,
+    });
+    expect(refused.statusCode).toBe(403);
+    const stored = await t.app.inject({
+      method: 'POST',
+      url: '/v1/reports',
+      headers: { 'x-fapi-financial-id': 'RG01AA' },
+      payload: body,
+    });
+    expect(stored.statusCode, stored.body).toBe(201);
+  });
+});
