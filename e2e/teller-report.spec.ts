@@ -125,6 +125,13 @@ test('an analyst finds the report in the desk queue and closes it with the chang
   await expect(closed.getByTestId('report-closed')).toContainText(`Closed by ${ANALYST}`);
   await expect(closed.getByTestId('report-closed')).toContainText(FIXED_BY.join(''));
 
+  // On a phone the queue keeps to the screen's width (the table scrolls inside its own box).
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect(closed).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await expectAccessible(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+
   // The audit trail names the close.
   await page.getByRole('tab', { name: 'Audit' }).click();
   const audit = page.getByTestId('audit-row').filter({ hasText: reference }).first();
