@@ -39,10 +39,11 @@ function preloadPortal(): Plugin {
 }
 
 /**
- * `locales/xx.json?teller`: the catalogue without its `ops` and `slip` blocks. The teller's first load carries
- * only the teller's texts; the operations desk and the customer slip (lazy chunks) add their block when they open
- * (lib/ops-i18n.ts, features/customer-slip/slip-i18n.ts).
- * `?slip`: only the `slip` block (the slip's chunk carries its texts, not the desk's).
+ * `locales/xx.json?teller`: the catalogue without its `ops`, `slip` and `tellerReport` blocks. The teller's first
+ * load carries only the teller's texts; the operations desk, the customer slip and the report dialog (lazy chunks)
+ * add their block when they open (lib/ops-i18n.ts, features/customer-slip/slip-i18n.ts).
+ * `?slip`: only the `slip` block (the slip's chunk carries its texts, not the desk's); `?report`: only the
+ * `tellerReport` block (the teller's "report a problem" dialog, features/teller-report/report-i18n.ts).
  * `?name`: only the language's own name (the language switch lists every language without fetching their
  * catalogues, src/portal/lib/i18n.ts). One catalogue file per language all the same (docs/i18n.md).
  */
@@ -51,14 +52,16 @@ function tellerCatalogue(): Plugin {
     name: 'teller-catalogue',
     enforce: 'pre',
     transform(code, id) {
-      const query = /\/locales\/[\w-]+\.json\?(teller|name|slip)$/.exec(id)?.[1];
+      const query = /\/locales\/[\w-]+\.json\?(teller|name|slip|report)$/.exec(id)?.[1];
       if (!query) return null;
       const {
         ops: _ops,
         slip,
+        tellerReport,
         ...teller
-      } = JSON.parse(code) as { ops: unknown; slip: unknown; language: { name: string } };
-      const value = query === 'name' ? teller.language.name : query === 'slip' ? slip : teller;
+      } = JSON.parse(code) as { ops: unknown; slip: unknown; tellerReport: unknown; language: { name: string } };
+      const value =
+        query === 'name' ? teller.language.name : query === 'slip' ? slip : query === 'report' ? tellerReport : teller;
       return { code: `export default ${JSON.stringify(value)};`, map: null, moduleType: 'js' };
     },
   };

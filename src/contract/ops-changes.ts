@@ -232,6 +232,7 @@ export const OPS_ACTIONS = [
   'sign-in-failed',
   'sign-out',
   'account',
+  'close-report',
 ] as const;
 export const opsAction = z
   .string()

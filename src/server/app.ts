@@ -41,6 +41,7 @@ import { tmpdir } from 'node:os';
 import { DeskEngine, type DeskOptions } from './desk/engine';
 import { lazyChildLoggerFactory } from './plugins/lazy-logger';
 import type { ChangeDesk } from './desk/desk';
+import { reportRoutes, type ReportLimit } from './routes/v1/reports';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -102,6 +103,8 @@ export interface AppOptions {
   desk?: DeskOptions;
   /** Uploads: folder (default DATA_DIR/uploads in main; the system's temporary folder here) and size limit. */
   uploads?: { dir?: string; maxBytes?: number; maxUnpackedBytes?: number };
+  /** Tellers' reports per correspondent id per window (routes/v1/reports.ts); defaults there. */
+  reportLimit?: Partial<ReportLimit>;
 }
 
 /** The ops session and sign-in defaults (README, "Configuration"). */
@@ -388,6 +391,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (lookups) => {
       await lookups.register(access, { ...options.access, skip: isWarmUp });
       await lookups.register(v1Routes, { searchGzip: options.searchGzip });
+      await lookups.register(reportRoutes, {
+        limit: options.reportLimit,
+        redis: options.redis ?? options.rateLimit?.redis,
+      });
     },
     { prefix: '/v1' },
   );

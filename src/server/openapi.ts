@@ -13,6 +13,7 @@ import { CSRF_HEADER } from '../contract/ops-auth';
 import type { OpsOperation } from './routes/v1/ops/ops-operation';
 import { OPS_OPERATIONS } from './routes/v1/ops';
 import { DEFAULT_LIMITS } from './plugins/app/limits';
+import { REPORT_OPERATION } from './routes/v1/reports';
 
 // The OpenAPI 3.1 document, generated from the operations (routes/v1, routes/v1/ops) and the contract's zod
 // schemas: nothing here re-declares a field or an operation. What applies to many answers (the headers every
@@ -236,6 +237,33 @@ function opsPaths() {
   return paths;
 }
 
+/** A teller's report (routes/v1/reports.ts): a POST with the lookups' headers, access check and rate limit. */
+function tellerReportPath() {
+  const { path, operationId, summary, description, body, response } = REPORT_OPERATION;
+  const responses: Responses = {
+    ...EVERY_OPERATION,
+    201: { description: 'Stored: the report with its reference (`id`).', content: json(response) },
+    400: problemResponse(
+      'Bad Request: every invalid header and body field (a record not served) is named in `errors`.',
+    ),
+    401: problemResponse('Unauthorized: API keys are enabled and the key is missing or wrong.'),
+    403: problemResponse('Forbidden: the correspondent id is not registered, or not bound to the key.'),
+    429: problemResponse("Too Many Requests: the correspondent's reports (or lookups) are used up; see Retry-After."),
+    503: problemResponse('Server Error: the store is unavailable or the search index is being built; see Retry-After.'),
+  };
+  const post: ZodOpenApiOperationObject = {
+    operationId,
+    summary,
+    description,
+    tags: ['Teller reports'],
+    security: [{}, { tellerKey: [] }],
+    requestParams: { header: lookupHeaders },
+    requestBody: { content: json(body) },
+    responses: withHeaders(responses, { rateLimited: true }),
+  };
+  return { [path]: { post } };
+}
+
 /** The service's own endpoints (routes/operations.ts, the metrics plugin, this document): no correspondent header. */
 function servicePaths(): ZodOpenApiPathsObject {
   const service = (
@@ -320,6 +348,10 @@ export function buildOpenApiDocument() {
         description: 'The lists the searches point to (countries, delivery modes, states, cities) and the data status.',
       },
       {
+        name: 'Teller reports',
+        description: 'A teller tells operations that a served record is wrong; the desk queues and closes the reports.',
+      },
+      {
         name: 'Operations desk',
         description:
           'docs/operations-desk.md: ops accounts, sign-in, staging partner data changes, review, four-eyes approval, versions, rollback, quality report and audit. Signed in by session cookie (with the CSRF token in x-csrf-token on every POST/PUT/PATCH/DELETE) or an ops API key (Authorization: Bearer); a correspondent id is no ops credential.',
@@ -337,6 +369,7 @@ export function buildOpenApiDocument() {
     // Every operation, declared once with its route (routes/v1/index.ts, routes/v1/ops/index.ts).
     paths: {
       ...Object.fromEntries(OPERATIONS.map((operation) => [operation.path, lookup(operation as Operation)])),
+      ...tellerReportPath(),
       ...opsPaths(),
       ...servicePaths(),
     },

@@ -154,7 +154,7 @@ async function getOnce<T>(
  * The ApiError of an answer that is not OK, for the teller's and the desk's calls alike. The path and the API's
  * own words are for whoever opens the console; the screen shows a sentence and the correlation id (issue #25).
  */
-async function answeredError(method: string, path: string, response: Response, answeredId: string) {
+export async function answeredError(method: string, path: string, response: Response, answeredId: string) {
   const type = response.headers.get('content-type') ?? '';
   const problem: ProblemBody = type.includes('json') ? await response.json().catch(() => ({})) : {};
   const detail = problem.detail ?? `The service answered ${`${response.status} ${response.statusText}`.trim()}.`;
@@ -166,7 +166,7 @@ async function answeredError(method: string, path: string, response: Response, a
 }
 
 /** The ApiError of a request that could not be sent at all. */
-function unreachable(method: string, path: string, correlationId: string, cause?: unknown) {
+export function unreachable(method: string, path: string, correlationId: string, cause?: unknown) {
   console.error(`${method} ${path} could not be sent (correlation id ${correlationId})`, cause);
   return new ApiError('The lookup service could not be reached.', 0, correlationId);
 }

@@ -2,6 +2,7 @@ import { useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSelectionOffered } from '../../features/receiving-selector/lib/offered-modes';
 import { SlipButton } from '../../features/customer-slip/slip-button';
+import { ReportButton } from '../../features/teller-report/report-button';
 import { PayoutCurrency, useServedCountry } from '../../features/receiving-selector/components/payout-currency';
 import { AgentSearch } from '../../features/agents/components/agent-search';
 import { ChooseSelection, Screen } from '../../components/ui/screen';
@@ -26,10 +27,13 @@ export default function AgentsScreen() {
             deliveryMode={deliveryMode}
             branchFinderHref={`${paths.branches}${selectionSearch(new URLSearchParams(search))}`}
             rowTools={(agent) => (
-              <SlipButton
-                subject={{ kind: 'agent', agent, deliveryMode }}
-                country={served(agent.receivingCountry) ?? {}}
-              />
+              <>
+                <SlipButton
+                  subject={{ kind: 'agent', agent, deliveryMode }}
+                  country={served(agent.receivingCountry) ?? {}}
+                />
+                <ReportButton subject={{ kind: 'agent', agent }} />
+              </>
             )}
           />
         </>

@@ -11,6 +11,7 @@ import { usePayoutNetworks } from '../../features/payout-networks/api/get-payout
 import { useReceivingCountries } from '../../features/receiving-selector/api/get-receiving-countries';
 import { PayoutCurrency } from '../../features/receiving-selector/components/payout-currency';
 import { SlipButton } from '../../features/customer-slip/slip-button';
+import { ReportButton } from '../../features/teller-report/report-button';
 import { ProblemAlert } from '../../components/ui/problem-alert';
 import { ChooseSelection, Screen } from '../../components/ui/screen';
 import { useDetailParam, useReceivingSelection } from '../../lib/url-state';
@@ -133,11 +134,14 @@ export default function BranchesScreen() {
             }}
             currencyOf={(code) => countries.data?.data.find((c) => c.code === code)?.currency}
             tools={(branch) => (
-              <SlipButton
-                param="slip"
-                subject={{ kind: 'branch', branch }}
-                country={countries.data?.data.find((c) => c.code === branch.receivingCountry) ?? {}}
-              />
+              <>
+                <SlipButton
+                  param="slip"
+                  subject={{ kind: 'branch', branch }}
+                  country={countries.data?.data.find((c) => c.code === branch.receivingCountry) ?? {}}
+                />
+                <ReportButton subject={{ kind: 'branch', branch }} />
+              </>
             )}
           />
         </Suspense>

@@ -9,6 +9,7 @@ import { ChangeScreen } from '../../../features/ops-changes/components/change-sc
 import { UploadForm } from '../../../features/ops-changes/components/upload-form';
 import { VersionHistory } from '../../../features/ops-history/components/version-history';
 import { QualityReport } from '../../../features/ops-quality/components/quality-report';
+import { ReportQueue } from '../../../features/ops-reports/components/report-queue';
 
 // The desk's screens once signed in: a chunk of their own, so the sign-in screen (what every visit to /ops
 // loads first) does not download them.
@@ -37,6 +38,11 @@ export default function OpsScreens({ user }: { user: User }) {
       <Route path="/changes/:id">
         <Screen title={t('ops.change.title')} purpose={t('ops.change.purpose')}>
           <ChangeRoute user={user} />
+        </Screen>
+      </Route>
+      <Route path="/reports">
+        <Screen title={t('ops.reports.title')} purpose={t('ops.reports.purpose')}>
+          <ReportQueue />
         </Screen>
       </Route>
       <Route path="/history">

@@ -3,6 +3,7 @@ import { changeOperations } from './changes';
 import { opsRoutes } from './ops-operation';
 import { qualityOperations } from './quality';
 import { recordOperations } from './records';
+import { reportOperations } from './reports';
 import { sessionOperations } from './session';
 
 /**
@@ -15,6 +16,7 @@ export const OPS_OPERATIONS = [
   ...changeOperations,
   ...qualityOperations,
   ...recordOperations,
+  ...reportOperations,
 ];
 
 /** The ops routes; registered under the `/v1/ops` prefix, behind the ops-auth plugin (app.ts). */
