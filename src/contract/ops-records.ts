@@ -87,3 +87,19 @@ export const recordPage = z.object({
   history: z.array(recordHistoryEntry),
 });
 export type RecordPage = z.infer<typeof recordPage>;
+
+/**
+ * A record's key in a URL (recordKey above): each part percent-encoded, `~` too, joined with `~`.
+ * The inverse of parseRecordKey.
+ */
+export const recordKeyOf = (parts: readonly string[]): string =>
+  parts.map((part) => encodeURIComponent(part).replace(/~/g, '%7E')).join('~');
+
+/** A URL key's parts, or null when a part is not well-formed percent-encoding. */
+export function parseRecordKey(key: string): string[] | null {
+  try {
+    return key.split('~').map((part) => decodeURIComponent(part));
+  } catch {
+    return null;
+  }
+}

@@ -96,10 +96,3 @@ export const closeReportBody = z.strictObject({
   note: z.string().trim().max(REPORT_NOTE_MAX).optional(),
 });
 export type CloseReportBody = z.infer<typeof closeReportBody>;
-
-/**
- * A record's key as GET /v1/ops/records answers it (its natural key's parts, each percent-encoded with `~` as
- * %7E, joined with `~`), made from what a teller's lookup answered.
- */
-export const reportRecordKey = (parts: readonly string[]): string =>
-  parts.map((part) => encodeURIComponent(part).replace(/~/g, '%7E')).join('~');

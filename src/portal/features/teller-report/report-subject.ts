@@ -1,6 +1,6 @@
 import type { Agent, BranchDetail } from '../../../contract';
 import type { ChangeKind } from '../../../contract/ops-changes';
-import { reportRecordKey } from '../../../contract/reports';
+import { recordKeyOf } from '../../../contract/ops-records';
 
 /** What a teller reports on: the branch of the branch view, or a row of the agent list. */
 export type ReportSubject = { kind: 'branch'; branch: BranchDetail } | { kind: 'agent'; agent: Agent };
@@ -35,7 +35,7 @@ export function subjectRecord(subject: ReportSubject): { kind: ChangeKind; key: 
       branchName: b.branchName,
       addressLine1: b.branchLocation,
     });
-    return { kind: 'branches', key: reportRecordKey(parts), code: b.routingNumber };
+    return { kind: 'branches', key: recordKeyOf(parts), code: b.routingNumber };
   }
   const a = subject.agent;
   if (a.bankCode !== null) {
@@ -46,7 +46,7 @@ export function subjectRecord(subject: ReportSubject): { kind: ChangeKind; key: 
       branchName: a.agentName,
       addressLine1: a.addressLine1,
     });
-    return { kind: 'branches', key: reportRecordKey(parts), code: a.routingNumber };
+    return { kind: 'branches', key: recordKeyOf(parts), code: a.routingNumber };
   }
-  return { kind: 'agents', key: reportRecordKey([a.agentCode]), code: a.agentCode };
+  return { kind: 'agents', key: recordKeyOf([a.agentCode]), code: a.agentCode };
 }
