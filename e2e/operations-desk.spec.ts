@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { csvRows } from '../src/testing/csv-rows';
+import { addAccount, deskSignIn, DESK_PASSWORD as PASSWORD, newDesk } from './desk';
 import { docsScreenshot, expect, expectAccessible, signIn, test, typeLikeAPerson } from './fixtures';
 
 // Issue #24, "Must show": the operations desk in the browser, as its people use it. A maker (who also holds
@@ -23,24 +23,9 @@ const HEADER = BD_FILE.split('\n', 1)[0];
 const COLUMNS = HEADER.split(',');
 const bd = csvRows(Buffer.from(BD_FILE));
 
-const PASSWORD = 'correct horse battery staple';
 const MAKER = 'desk-maker';
 const CHECKER = 'desk-checker';
 const ADMIN = 'desk-admin';
-
-/** An ops account, made the documented way: `npm run ops-user`, the password from stdin, on the e2e data. */
-function addAccount(name: string, roles: string[]) {
-  try {
-    execFileSync(
-      'npx',
-      ['tsx', 'scripts/ops-user.ts', 'add', name, ...roles.flatMap((role) => ['--role', role]), '--password-stdin'],
-      { input: `${PASSWORD}\n`, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR }, stdio: 'pipe' },
-    );
-  } catch (error) {
-    // A retry of the test finds the accounts its first attempt made (same name, roles and password).
-    if (!String((error as { stderr?: Buffer }).stderr ?? '').includes('already exists')) throw error;
-  }
-}
 
 const quote = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 const toCsv = (rows: Record<string, string>[]) =>
@@ -93,26 +78,6 @@ writeFileSync(
     .concat(corrected.slice(0, 5).map((row) => COLUMNS.map((column) => quote(row[column] ?? '')).join(',')))
     .join('\n') + '\n',
 );
-
-/** Signs in on the desk as a person does: the field has the focus at once; typed with pauses. */
-async function deskSignIn(page: Page, name: string) {
-  await page.goto('/ops');
-  const user = page.getByLabel('User name');
-  await expect(user).toBeFocused();
-  await page.keyboard.type(name.slice(0, 4), { delay: 80 });
-  await page.waitForTimeout(250);
-  await page.keyboard.type(name.slice(4), { delay: 90 });
-  await typeLikeAPerson(page.getByLabel('Password'), [PASSWORD.slice(0, 8), PASSWORD.slice(8)]);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByTestId('ops-user')).toContainText(name);
-}
-
-async function newDesk(browser: Browser, name: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  const page = await context.newPage();
-  await deskSignIn(page, name);
-  return { context, page };
-}
 
 /** Uploads a branch file and waits for its change screen with validation done. */
 async function upload(page: Page, file: string) {

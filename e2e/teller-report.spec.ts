@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import type { Page } from '@playwright/test';
+import { addAccount, deskSignIn } from './desk';
 import { CORRESPONDENT_ID, expect, expectAccessible, signIn, test, typeLikeAPerson } from './fixtures';
 
 // Issue #44, "Tellers tell operations": a teller on a phone (360 px) opens a branch, reports a wrong routing
@@ -15,28 +15,8 @@ const CODE = 'BARB0COLIND';
 const NOTE = ['The customer’s cheque book ', 'says BARB0INDORE, ', 'not BARB0COLIND.'];
 const FIXED_BY = ['change 4f1c', '-ifsc-fix'];
 
-/** The analyst's account, made as an operator does (`npm run ops-user`, the password from stdin). */
-function addAnalyst() {
-  const args = ['tsx', 'scripts/ops-user.ts', 'add', ANALYST, '--role', 'maker', '--password-stdin'];
-  try {
-    execFileSync('npx', args, {
-      input: `${PASSWORD}\n`,
-      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
-      stdio: 'pipe',
-    });
-  } catch (error) {
-    // A retry finds the account its first attempt made.
-    if (!String((error as { stderr?: Buffer }).stderr ?? '').includes('already exists')) throw error;
-  }
-}
-
-async function analystSignsIn(page: Page) {
-  await page.goto('/ops/reports');
-  await typeLikeAPerson(page.getByLabel('User name'), [ANALYST.slice(0, 6), ANALYST.slice(6)]);
-  await typeLikeAPerson(page.getByLabel('Password'), [PASSWORD.slice(0, 7), PASSWORD.slice(7)]);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByTestId('ops-user')).toContainText(ANALYST);
-}
+const addAnalyst = () => addAccount(ANALYST, ['maker'], PASSWORD);
+const analystSignsIn = (page: Page) => deskSignIn(page, ANALYST, { password: PASSWORD, path: '/ops/reports' });
 
 let reference = '';
 
