@@ -75,7 +75,7 @@ test('agent codes copy in one click and the results export as CSV', async ({ pag
   await page.getByRole('button', { name: `Copy agent code ${code}` }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
 
-  // Every matching row is exported, not only the 10 on screen (issue #14; the full check is in teller-trust.spec.ts).
+  // Every matching row is exported, not only the 10 on screen.
   const total = Number((await page.getByTestId('result-total').textContent())!.replace(/\D/g, ''));
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
@@ -115,7 +115,7 @@ test('a 400 from the API is shown with its message and correlation id', async ({
   await page.goto('/agents?receivingCountry=MX&deliveryMode=01&pageSize=5000');
   const response = await answer;
   expect(response.status()).toBe(400);
-  // A sentence and a reference for support (issue #25, point 12), with the refused value named.
+  // A sentence and a reference for support, with the refused value named.
   const alert = page.getByRole('alert').filter({ hasText: 'The request was not accepted' });
   await expect(alert).toContainText('pageSize');
   await expect(alert).toContainText('must be between 1 and 1000');

@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, expectAccessible, signIn, test } from './fixtures';
 
-// Issue #15, "Must show": in the branch finder, after the head office, browse bank → state (division) → city
+// In the branch finder, after the head office, browse bank → state (division) → city
 // (district); each list shows branch counts, and choosing an entry lands on a page whose count is the entry's.
 // All of it is in the URL: a reload shows the same.
 
@@ -85,7 +85,7 @@ for (const { country, office, bankName, labels } of [
     // Reload: the same page from the URL, the lists showing the choices.
     await page.reload();
     await expect(page.getByTestId('result-total')).toHaveText(new RegExp(`^${city.count.toLocaleString('en')} branch`));
-    // The lists are comboboxes (issue #25, point 9): each field holds its choice, without the count.
+    // The lists are comboboxes: each field holds its choice, without the count.
     await expect(page.getByRole('combobox', { name: labels[1] })).toHaveValue(cityName);
     await expect(page.getByRole('combobox', { name: 'Browse: bank' })).toHaveValue(bank.text.split(' — ')[0]);
 

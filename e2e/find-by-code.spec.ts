@@ -4,7 +4,7 @@ import { csvRows } from '../src/testing/csv-rows';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, signIn, test, typeLikeAPerson } from './fixtures';
 
-// Issue #15, "Must show": from what the customer brings (a pasted IFSC, a typed code) to the records it names,
+// From what the customer brings (a pasted IFSC, a typed code) to the records it names,
 // and on to the branch finder filled in for a head office that pays into it, in at most 3 actions. Expected
 // values come from the shipped CSV files.
 

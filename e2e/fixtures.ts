@@ -66,7 +66,7 @@ export async function chooseCountry(page: Page, typed: string, name: RegExp) {
   await clearLikeAPerson(country);
   await typeLikeAPerson(country, [typed]);
   await page.getByRole('option', { name }).click();
-  // A country with several delivery modes asks for one (issue #25); these journeys take its first, as the portal
+  // A country with several delivery modes asks for one; these journeys take its first, as the portal
   // once did by itself. A journey about the mode chooses it afterwards (chooseDeliveryMode).
   const ask = page.getByTestId('choose-mode');
   await page.waitForTimeout(250);

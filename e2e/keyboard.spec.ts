@@ -16,7 +16,7 @@ test('works with the keyboard alone, with a visible focus ring', async ({ page }
   await page.keyboard.type('Phil');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
-  // The Philippines offer several delivery modes: the portal asks (issue #25, point 4); Tab to 01 and Enter.
+  // The Philippines offer several delivery modes: the portal asks; Tab to 01 and Enter.
   await expect(page).toHaveURL(/receivingCountry=PH/);
   const cashPickup = page.getByTestId('choose-mode').getByRole('button', { name: /^01 · Cash Pickup/ });
   for (let i = 0; i < 15 && !(await cashPickup.evaluate((el) => el === document.activeElement)); i++)

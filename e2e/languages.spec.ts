@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, paste, signIn, test, typeLikeAPerson } from './fixtures';
 
-// Issue #16: the teller path in English and in Spanish, each language chosen by the browser (its languages,
+// The teller path in English and in Spanish, each language chosen by the browser (its languages,
 // sent as Accept-Language), every element found by the words of that language's file, axe clean in both; and
 // the language switch in the app bar, remembered across visits.
 
@@ -68,7 +68,7 @@ for (const { code, browserLocale, m } of LANGUAGES) {
           r.url().includes('/v1/agents?') && r.url().includes('receivingCountry=MX') && !r.url().includes('state='),
       );
       await page.getByRole('option', { name: /\(MX\)/ }).click();
-      // Mexico offers several delivery modes: the portal asks for one (issue #25, point 4).
+      // Mexico offers several delivery modes: the portal asks for one.
       await page.getByTestId('choose-mode').getByRole('button', { name: /^01/ }).click();
       const all = (await (await answer).json()) as { pagination: { totalItems: number } };
       const formatted = new Intl.NumberFormat(code).format(all.pagination.totalItems);

@@ -6,7 +6,7 @@ import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
 import puppeteer from 'puppeteer-core';
 import { CORRESPONDENT_ID, docsOutputDir, expect, test } from './fixtures';
 
-// Issue #16: Lighthouse on each screen, against the built portal served by the real server (the e2e server of
+// Lighthouse on each screen, against the built portal served by the real server (the e2e server of
 // playwright.config.ts), in Debian's Chromium, with a signed-in teller, on a simulated slow 4G link
 // (PC_ON_SLOW_4G; Lantern simulation: the score is computed from the page's network and CPU trace, not from
 // timers of a busy test machine).
@@ -25,7 +25,7 @@ const SCREENS = [
     path: '/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=FDRLIN',
     lookup: '/v1/banks/branches?',
   },
-  // Issue #25: a branch in full from a link (its drawer over the branch finder), and the code box's screen.
+  // A branch in full from a link (its drawer over the branch finder), and the code box's screen.
   {
     name: 'Branch detail',
     path: '/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=FDRLIN&branch=IN-BARB0COLIND',
@@ -38,7 +38,7 @@ const SCREENS = [
     path: '/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=FDRLIN&branch=IN-BARB0COLIND&slip=1',
     lookup: '/v1/banks/branches/IN-BARB0COLIND',
   },
-  // Issue #24: the operations desk's first screen (its sign-in; the desk is its own lazy chunk).
+  // The operations desk's first screen (its sign-in; the desk is its own lazy chunk).
   { name: 'Operations desk sign-in', path: '/ops', lookup: '/v1/ops/session' },
 ];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;

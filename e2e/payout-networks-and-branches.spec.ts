@@ -56,8 +56,8 @@ test('branch finder for Bangladesh: head office, bank, district filter, empty re
     .click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(routing);
 
-  // A bank code no head office pays into gives an empty result, and the screen says so (issue #14 tests the other
-  // causes).
+  // A bank code no head office pays into gives an empty result, and the screen says so (teller-trust.spec.ts tests
+  // the other causes).
   await typeLikeAPerson(page.getByLabel('Bank code / routing number'), ['999']);
   await expect(
     page.getByText(

@@ -11,7 +11,7 @@ import {
   typeLikeAPerson,
 } from './fixtures';
 
-// Issue #25, points 1, 2, 3, 13 and 14: the rows on screen are the answer's (a stable branch id as their key),
+// The rows on screen are the answer's (a stable branch id as their key),
 // the finder tells the truth about a real code not in our list and about a head office that does not pay into
 // the bank, a branch opens in full from a link, and exports a spreadsheet and the import both read.
 

@@ -4,13 +4,13 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { csvRows } from '../src/testing/csv-rows';
 import { CORRESPONDENT_ID, expect, signIn, test } from './fixtures';
 
-// Issue #25, the property: for 200 random filter sets per country that pays into bank accounts (delivery mode 04:
+// The property: for 200 random filter sets per country that pays into bank accounts (delivery mode 04:
 // Bangladesh, India, Nigeria), the rows the branch finder shows are the API's rows for those filters, in order
 // (compared by branch id), and the total it shows is the API's. The filter sets are drawn from the shipped data
 // (real banks, parts of real names and addresses, districts for Bangladesh, head offices that pay into the bank
 // and some that do not, a page further on), with a seeded generator: a failure names its seed and its set.
 // The screen moves from one set to the next as a teller's Back/Forward does (the URL, no reload), so a row left
-// over from the previous answer (issue #25, point 1) would show.
+// over from the previous answer would show.
 
 const SETS_PER_COUNTRY = 200;
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261124);

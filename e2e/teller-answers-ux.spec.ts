@@ -14,7 +14,7 @@ import {
 const expect = baseExpect.configure({ timeout: 30_000 });
 test.describe.configure({ timeout: 300_000 });
 
-// Issue #25, points 4–10, 12 and 15: the teller's answer reachable on a phone, through an outage, at a counter.
+// The teller's answer reachable on a phone, through an outage, at a counter.
 // Every field is typed with pauses (some mid-word); the phone runs are at 390×844.
 
 const PORT = Number(process.env.E2E_PORT ?? 8310);

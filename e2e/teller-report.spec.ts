@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { addAccount, deskSignIn } from './desk';
 import { CORRESPONDENT_ID, expect, expectAccessible, signIn, test, typeLikeAPerson } from './fixtures';
 
-// Issue #44, "Tellers tell operations": a teller on a phone (360 px) opens a branch, reports a wrong routing
+// "Tellers tell operations": a teller on a phone (360 px) opens a branch, reports a wrong routing
 // number and is given the report's reference; an analyst signs in to the desk, finds that report in the queue
 // (/ops/reports) with the teller's note and correspondent id, sees the link to the record's page and closes the
 // report with the reference of the change that fixed it; the closed report says who closed it and with what.

@@ -8,7 +8,7 @@ import { expect as baseExpect, expectAccessible, signIn, test, typeLikeAPerson }
 const expect = baseExpect.configure({ timeout: 30_000 });
 test.describe.configure({ timeout: 300_000 });
 
-// Issue #25, point 11: every screen and every error state walked in Spanish; the walk fails on any text of the
+// Every screen and every error state walked in Spanish; the walk fails on any text of the
 // English catalogue on screen (a text of en.json that es.json says differently), in the page's text, its
 // accessible names, placeholders and titles.
 

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, paste, signIn, test, typeLikeAPerson } from './fixtures';
 
-// Issue #14, "Must show": the three teller tasks, from the first screen to the code on the clipboard, on a
+// The three teller tasks, from the first screen to the code on the clipboard, on a
 // desktop and on a 390 px phone, typed with a teller's rhythm. Each user action is one counted step; the
 // counts are printed and held to the numbers reported in the issue's answer (main took more: see the README).
 
@@ -68,7 +68,7 @@ for (const viewport of VIEWPORTS) {
       const step = steps();
       await page.goto('/');
       await chooseCountry(page, step, 'mex', /Mexico \(MX\)/);
-      // Mexico offers several delivery modes: the portal asks instead of taking 01 (issue #25, point 4): a step.
+      // Mexico offers several delivery modes: the portal asks instead of taking 01: a step.
       await step.do(() => page.getByTestId('choose-mode').getByRole('button', { name: /^01/ }).click());
       await step.do(() => page.getByRole('combobox', { name: 'State' }).click());
       await step.do(() => page.getByRole('option', { name: /Jalisco/ }).click());

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, expectAccessible, paste, signIn, test, typeLikeAPerson, clearLikeAPerson } from './fixtures';
 
-// Issue #14: one test per defect, typing with a teller's rhythm (keys 60–120 ms apart, pauses mid-word).
+// One test per defect, typing with a teller's rhythm (keys 60–120 ms apart, pauses mid-word).
 
 test.beforeEach(async ({ page }) => signIn(page));
 
@@ -32,7 +32,7 @@ test('1. no typed character is lost when the URL catches up with a pause mid-wor
       await state.click();
       await page.getByRole('option', { name: /Jalisco/ }).click();
     } else {
-      // The state list is a combobox (issue #25, point 9): emptying it is "all states".
+      // The state list is a combobox: emptying it is "all states".
       await state.click();
       await state.press('ControlOrMeta+A');
       await state.press('Backspace');
@@ -62,7 +62,7 @@ test('2. results on screen belong to the fields on screen: invalid input hides t
     '/branches?receivingCountry=IN&deliveryMode=04&receivingAgentHeadOfficeCode=ICICIN&bankCode=BARB0AKHABA',
   );
   await expect(branchRows(page)).toHaveCount(1);
-  // India's name for the code (issue #25, point 13).
+  // India's name for the code.
   const copy = page.getByRole('button', { name: 'Copy IFSC BARB0AKHABA' });
   await expect(copy).toBeVisible();
 
@@ -260,7 +260,7 @@ test('8. a mistyped URL parameter reaches the API and its 400 is shown', async (
   const answer = page.waitForResponse((r) => r.url().includes('/v1/agents'));
   await page.goto('/agents?receivingCountry=MX&deliveryMode=01&pagesize=10');
   expect((await answer).status()).toBe(400);
-  // A sentence and a reference (issue #25, point 12), the refused parameter named with the API's reason.
+  // A sentence and a reference, the refused parameter named with the API's reason.
   const alert = page.getByRole('alert').filter({ hasText: 'The request was not accepted' });
   await expect(alert.getByRole('listitem')).toContainText('pagesize');
   await expect(alert.getByRole('listitem')).toContainText('is not a parameter of this operation');

@@ -1,7 +1,7 @@
 import type { CDPSession, Page } from '@playwright/test';
 import { expect, signIn, test } from './fixtures';
 
-// Issue #16, "Must show": what a teller's connection carries. Bytes are counted by Chromium itself (CDP
+// What a teller's connection carries. Bytes are counted by Chromium itself (CDP
 // Network.loadingFinished: encodedDataLength, headers included, as received on the wire), on the built portal
 // served by the real server.
 
@@ -55,7 +55,7 @@ async function openAgents(page: Page) {
 test.beforeEach(async ({ page }) => signIn(page));
 
 test('first load of the signed-in agents screen: at most 250 KB transferred', async ({ page }) => {
-  // 823 KB before issue #16; the contract's schemas (zod) now arrive with the first validation, not the first screen.
+  // The contract's schemas (zod) now arrive with the first validation, not the first screen.
   const { transfers } = await countTransfers(page);
   await openAgents(page);
   const firstBytes = total(transfers);

@@ -88,7 +88,7 @@ const markdown = `# Benchmark: import
   command's work (after the commit, SQLite's WAL checkpoint); medians, then each run's phase times in seconds
   from the start (read: file parsed; validated: every row checked, in a worker thread alongside the write;
   write: the replace transaction, start to commit).
-- Target (issue #5): at least ${TARGET_ROWS_PER_SECOND.toLocaleString('en')} rows/s into SQLite.
+- Target: at least ${TARGET_ROWS_PER_SECOND.toLocaleString('en')} rows/s into SQLite.
 
 | Rows | rows/s to commit | rows/s to done | commit s | done s | read s (runs) | validated at s (runs) | write s (runs) | committed at s (runs) | Target |
 |--:|--:|--:|--:|--:|---|---|---|---|---|

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 
 // Prints every chunk of the built portal with its gzip size and sums the initial JavaScript: the entry
 // script and the chunks index.html preloads, i.e. what a teller downloads before the first screen. Screens
-// are lazy route chunks and do not count. Fails when the initial JS is over the budget (issue #3).
+// are lazy route chunks and do not count. Fails when the initial JS is over the budget.
 // Usage: npm run size            (builds when dist/portal is missing)
 //        npm run size -- --build (always builds first)
 

@@ -140,7 +140,7 @@ export async function buildShapes(base: string, real: SeedFiles): Promise<Shape[
   const countries = ['MX', 'IN', 'BD', 'NG', 'PH', 'NP'];
   const branches = (query: Record<string, string | number>) => path('banks/branches', { ...office, ...query });
 
-  // Code lookups (issue #15): distinct real codes as a teller pastes them, spread over the whole data set —
+  // Code lookups: distinct real codes as a teller pastes them, spread over the whole data set —
   // IFSCs (every third typed lower case with spaces), Bangladesh routing numbers, agent codes of several
   // countries, bank codes — and, for the real IFSCs the India extract does not hold, Razorpay's list.
   type Paged<T> = { data: T[]; pagination: { totalPages: number } };

@@ -10,7 +10,7 @@ import type { OpsActor } from '../../src/server/desk/desk';
 import { writeLargeBangladeshBranchFile } from '../../src/testing/large-branch-file';
 import { WrkRelay, runLoad, type LoadResult } from './bench-http';
 
-// The operations desk's shape of `npm run bench` (issue #24): a 1,000,000-row Bangladesh branch file uploaded
+// The operations desk's shape of `npm run bench`: a 1,000,000-row Bangladesh branch file uploaded
 // over the API (POST /v1/ops/changes, an ops key with the maker role) to a server that keeps answering lookups,
 // timed from the upload's first byte until the change shows as staged (upload, validation and difference); then
 // diff pages; then the approval, timed until the server's lookups answer from the new data. Lookups are driven by

@@ -1,7 +1,7 @@
 import { COUNTRY_PROFILES } from './countries';
 
 // What a bank code or branch code looks like per receiving country (the country profiles, countries.ts), so the
-// portal can say "not an IFSC" instead of only "no branches" (issue #14). The importer checks the rows themselves
+// portal can say "not an IFSC" instead of only "no branches". The importer checks the rows themselves
 // against the same profiles (row-schemas.ts).
 
 export interface BankCodeFormat {

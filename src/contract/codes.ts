@@ -4,7 +4,7 @@ import { MAX_CODE_LENGTH, normaliseCode } from './constants';
 import { BRANCH_ID_PATTERN, agent, bankBranch, branchId, branchesQuery, pagination, stateParam } from './lookups';
 import { freeText } from './primitives';
 
-// Extensions beyond the spec (issue #15): find a record from the code a customer brings (one box for any
+// Extensions beyond the spec: find a record from the code a customer brings (one box for any
 // code), and browse a head office's branches bank → state → city with counts. The spec's three operations
 // are unchanged; these are documented as extensions in the OpenAPI document and docs/api-extensions.md.
 

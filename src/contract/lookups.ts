@@ -4,7 +4,7 @@ import { MAX_INT32, digitsInteger, freeText, queryString } from './primitives';
 
 // The contract of the lookup API: every header, query parameter and record, in one place. The server
 // validates with these schemas, the portal's forms and fetchers import them, and the OpenAPI document is
-// generated from them (src/server/openapi.ts). Field names follow issue #2; the spec leaves them "not shown".
+// generated from them (src/server/openapi.ts). Field names are the project's; the spec leaves them "not shown".
 
 // ---------------------------------------------------------------------------------------------------------
 // Headers (spec §4.3, §5)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The operations desk's file contract (issue #24): which layout an uploaded file has, how its columns map onto
+// The operations desk's file contract: which layout an uploaded file has, how its columns map onto
 // the fields of a kind, and the validation report's problems (row, column, value, message, rule). The server's
 // readers (server/importer/layouts.ts, xlsx.ts) produce these; the desk's routes and the portal's column-mapping
 // screen read them. Plain schemas: the portal bundles this file.

@@ -4,7 +4,7 @@ import { z } from 'zod';
 // primitive below accepts exactly one non-empty string and turns it into the typed value, so the server,
 // the portal's forms and the OpenAPI document all read the same rules.
 
-/** Longest accepted free-text search value (issue #2: "free-text parameters over 100 characters → 400"). */
+/** Longest accepted free-text search value ("free-text parameters over 100 characters → 400"). */
 export const MAX_TEXT_LENGTH = 100;
 export const MAX_INT32 = 2_147_483_647;
 

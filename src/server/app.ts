@@ -262,7 +262,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The store's data version is looked at once a second, off every request's path: the request that finds the
   // check due starts it and is answered at once, like every other request, from the data version this process
   // holds (x-data-version); the index and the reference lists move to a new version when the check has seen it.
-  // Issue #26: awaited, the check held that one request a second for the database's round trip, which under full
+  // Awaited, the check held that one request a second for the database's round trip, which under full
   // load took up to 250 ms on PostgreSQL (its backend waits for a CPU) and longer while an import wrote: the long
   // tail of the lookups' latency. A database that cannot say its version right now stops nothing: the lookups held
   // in memory keep answering, the ones that read the store answer 503, and the next check tries again.
@@ -399,7 +399,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: '/v1' },
   );
 
-  // The operations desk (issue #24): its own scope, not behind the lookups' access check (a correspondent id or
+  // The operations desk: its own scope, not behind the lookups' access check (a correspondent id or
   // a lookups key is no ops credential); ops-auth resolves the account or key and checks CSRF.
   await app.register(
     async (ops) => {

@@ -26,7 +26,7 @@ const environment = z.object({
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default(join(process.cwd(), 'var')),
   // The search index of the served data version is kept in DATA_DIR/search-index and read back at the next start
-  // instead of being built again (issue #26); off: always built from the store.
+  // instead of being built again; off: always built from the store.
   INDEX_SNAPSHOTS: z.enum(['on', 'off']).default('on'),
   // Search answers to a client that takes gzip: the gzip kept with the index (no compression per answer, about 3×
   // Brotli's size) while the thread is busy (auto), always, or never (Brotli 0 per answer).

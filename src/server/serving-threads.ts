@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { HandedIndex, SearchService } from './search/search-service';
 import { startWorker } from './worker-thread';
 
-// SERVING_THREADS=n (issue #26): n threads of one process answer on the one port, all from one search index.
+// SERVING_THREADS=n: n threads of one process answer on the one port, all from one search index.
 //
 // The main thread opens the store, listens and builds each index (in its index worker, as with one thread); the
 // other n-1 threads each run the same app on their own store connection and accept connections from the same

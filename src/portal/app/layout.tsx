@@ -73,7 +73,7 @@ export function Layout({ children }: { children: ReactNode }) {
       >
         {t('app.skipToContent')}
       </Box>
-      {/* On a phone the bar is one line (≤ 64 px, issue #25) and the code box, selector and tabs follow it in the
+      {/* On a phone the bar is one line (≤ 64 px) and the code box, selector and tabs follow it in the
           page; on wider screens they stay in the sticky bar. */}
       <AppBar position="sticky" component="header" sx={{ position: { xs: 'static', sm: 'sticky' } }}>
         <Toolbar variant="dense" sx={{ gap: { xs: 0.5, sm: 1 }, py: { xs: 0, sm: 0.75 }, minHeight: 48 }}>

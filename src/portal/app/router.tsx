@@ -18,7 +18,7 @@ function ToAgents() {
   return <Redirect to={`${paths.agents}${search ? `?${search}` : ''}`} replace />;
 }
 
-// The operations desk (issue #24): its own route tree and layout under /ops, one lazy chunk (with its screens,
+// The operations desk: its own route tree and layout under /ops, one lazy chunk (with its screens,
 // forms and the ops contract) that a teller never downloads: no teller screen links to it, and the teller's
 // first load (docs/compression-and-caching.md) stays as it was.
 const OpsArea = lazy(() => import('./routes/ops/ops-area'));

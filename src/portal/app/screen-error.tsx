@@ -15,7 +15,7 @@ function failedModule(error: unknown): string | undefined {
 
 /**
  * A screen that failed (most often its code chunk could not be fetched: the server restarting, the network
- * gone) is reported inside the layout, so the app bar and tabs stay usable (issue #14). The browser keeps a
+ * gone) is reported inside the layout, so the app bar and tabs stay usable. The browser keeps a
  * failed module import failed, so the retry is a reload, done by itself once the file answers again.
  */
 export function ScreenError({ error }: FallbackProps) {

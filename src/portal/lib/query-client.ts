@@ -21,7 +21,7 @@ const failedRetryably = (query: Query) => {
 };
 
 /**
- * Outages end by themselves (issue #25): a query that failed because the service was unreachable or answered
+ * Outages end by themselves: a query that failed because the service was unreachable or answered
  * 5xx is asked again every ERROR_REFETCH_MS (each ask with its own capped retries), on reconnect
  * (onlineManager) and when the tab gets the focus back (focusManager); the screen shows the answer within
  * seconds of the service's return, without the teller pressing Retry.

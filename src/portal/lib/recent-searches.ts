@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-// Recent searches (issue #25): the last screens-with-filters the teller looked at, kept on this device only
+// Recent searches: the last screens-with-filters the teller looked at, kept on this device only
 // (localStorage, never sent anywhere), newest first, clearable. A search is its URL: opening one restores it.
 
 export const RECENT_STORAGE_KEY = 'rpl.recentSearches';

@@ -12,7 +12,7 @@ const sameValues = (a: TextFields, b: TextFields) =>
   Object.keys({ ...a, ...b }).every((key) => (a[key] ?? '') === (b[key] ?? ''));
 
 /**
- * A filter form whose results follow the URL, and whose fields belong to the user (issue #14).
+ * A filter form whose results follow the URL, and whose fields belong to the user.
  *
  * - form → URL: ~300 ms after the last key (a timer restarted by each change, not a render-driven debounce),
  *   at once on Enter or when a select changes; only values the contract accepts are written.

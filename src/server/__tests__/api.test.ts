@@ -18,7 +18,7 @@ import {
 import { SEED_DIR } from '../seed/seed';
 import { createTestApp, testEngines, type TestApp } from '../../testing/test-app';
 
-// The API suite of issue #2: through the real HTTP app (app.inject) on the real store holding the real
+// The API suite: through the real HTTP app (app.inject) on the real store holding the real
 // reference data, on every store engine. Expected values are computed from the shipped CSV files, not typed in.
 
 interface BranchCsv {
@@ -322,7 +322,7 @@ describe.each(testEngines())('lookup API on the %s store', (engine) => {
       expect(error.message).toMatch(/Bangladesh/);
     });
 
-    it('a place under its other name: district and address accept Chittagong for Chattogram (issue #14)', async () => {
+    it('a place under its other name: district and address accept Chittagong for Chattogram', async () => {
       const query = {
         receivingCountry: 'BD',
         deliveryMode: '4',

@@ -60,7 +60,7 @@ describe('import files', () => {
     const before = await t.store.dataVersion();
     const report = await importFile(t.store, 'branches', file);
     expect(report.applied).toBe(false);
-    // The problem names the rule and the value that failed (issue #24: every fault with its value).
+    // The problem names the rule and the value that failed (every fault with its value).
     expect(report.problems).toContainEqual({
       line: 2,
       column: 'branch_name',

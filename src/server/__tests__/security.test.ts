@@ -203,7 +203,7 @@ describe('browser side, limits, health and metrics (real HTTP)', () => {
       // frame-ancestors 'none' says it; a SAMEORIGIN X-Frame-Options would contradict it (issue 12, item 14).
       expect(response.headers.get('x-frame-options')).toBeNull();
       // What governs a page (its browsing context group, agent cluster, old browsers' policies) is not sent on
-      // JSON: ~0.6 kB less on every answer (issue #26).
+      // JSON: ~0.6 kB less on every answer.
       for (const name of [
         'cross-origin-opener-policy',
         'origin-agent-cluster',

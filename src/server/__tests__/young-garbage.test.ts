@@ -4,7 +4,7 @@ import { GCProfiler } from 'node:v8';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, LOOKUP_HEADERS, type TestApp } from '../../testing/test-app';
 
-// What a lookup allocates dies young (issue #26). A request's objects (request, reply, headers, the answer's
+// What a lookup allocates dies young. A request's objects (request, reply, headers, the answer's
 // buffers) live for the request alone; while nothing long-lived points at them, the young generation's collection
 // (a scavenge) frees them. When something does, they are moved to the old generation and stay there until a full
 // collection: a handler's context made as an object literal with a getter did that to every lookup (17–22 % of

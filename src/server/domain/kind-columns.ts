@@ -1,6 +1,6 @@
 import type { AgentRow, BranchRow } from './data-set';
 
-// One declaration per kind of row (issue #24): each column once — its name in the files (the import and export
+// One declaration per kind of row: each column once — its name in the files (the import and export
 // headings of docs/import.md) and in both stores' tables, which are the same, and the row's field it holds.
 // Both stores' write and read paths, the importer's headings and the exporter's cells are made from these; the
 // desk's difference compares the same fields (desk/diff.ts). A column added here is added everywhere (its

@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { XLSX_DEFAULT_MAX_UNPACKED_BYTES } from '../../contract/ops-files';
 import type { SheetRow } from './sheet';
 
-// XLSX read streamed (issue #24): exceljs's WorkbookReader, never the `xlsx` package (its fixes for the published
+// XLSX read streamed: exceljs's WorkbookReader, never the `xlsx` package (its fixes for the published
 // advisories are not on npm). Only the first worksheet is read, row by row; the rows are never all held here.
 //
 // Two things a spreadsheet may carry that a CSV cannot, and both are refused:

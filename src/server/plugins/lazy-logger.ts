@@ -5,10 +5,10 @@ type ChildLoggerOptions = NonNullable<Parameters<FastifyBaseLogger['child']>[1]>
 type LevelWithSilentOrString = FastifyBaseLogger['level'];
 
 // A request's logger (request.log) made when the request first logs, not for every request. Fastify makes one per
-// request (pino's child(): its bindings serialised to JSON, a new prototype): ~1.5 % of a search answer's CPU (issue
-// #26), while most requests log nothing at all (LOG_LEVEL=warn) or one audit line (info). A line written through it
-// is the same as through pino's child: the child is made, with the same bindings and options, on the first line
-// the level lets through.
+// request (pino's child(): its bindings serialised to JSON, a new prototype): a measurable part of a search
+// answer's CPU, while most requests log nothing at all (LOG_LEVEL=warn) or one audit line (info). A line written
+// through it is the same as through pino's child: the child is made, with the same bindings and options, on the
+// first line the level lets through.
 
 type Method = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 /**
  * A hook whose work is synchronous, in Fastify's callback form. An `async` hook costs a promise and a microtask
  * turn on every request of every route it is on, even when it has nothing to wait for: with a dozen of them, a
- * tenth of what a cached reference answer cost (issue #26). A throw is the request's error, as from an async
+ * tenth of what a cached reference answer cost. A throw is the request's error, as from an async
  * hook (Fastify's hook runner catches it).
  */
 export function syncHook(

@@ -5,7 +5,7 @@ import type { NativeZlib } from './gzip-documents';
 import { BROTLI_OPTIONS, BROTLI_QUALITY, COMPRESS_THRESHOLD_BYTES, GZIP_OPTIONS } from '../plugins/external/compress';
 
 // The search answers (pooled JSON bytes, body-pool.ts) compressed in the route rather than in @fastify/compress's
-// onSend hook (issue #26: a browser's Accept-Encoding was to cost at most a fifth of the throughput). The
+// onSend hook (a browser's Accept-Encoding is to cost at most a fifth of the throughput). The
 // settings are the plugin's (compress.ts); the plugin still compresses every other answer, and leaves these alone
 // because they arrive with their Content-Encoding set.
 //

@@ -2,7 +2,7 @@ import type { BankBranch, BankFacet, BrowseQuery, BrowseResponse, CityFacet, Sta
 import { pageOf } from '../store/store';
 import type { IndexView } from './search-index';
 
-// Browse to find (issue #15): a head office's branches narrowed bank → state → city, each level listed with
+// Browse to find: a head office's branches narrowed bank → state → city, each level listed with
 // its branch count. One pass over the rows of the head office's banks in answer order counts every level and
 // keeps the page, so the counts and the page come from the same rows:
 //   banks  — rows matching the text filters (bankName, branchLocation, address, district);

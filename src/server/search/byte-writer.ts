@@ -12,7 +12,7 @@ export interface FileBytes {
  * gzip records (documents.ts, gzip-documents.ts). A writer asks `room(n)` for a buffer with `n` bytes free from
  * `used` on, writes there and moves `used`; `finish()` gives the bytes: in memory, a SharedArrayBuffer of the
  * exact size (the serving threads answer from the same bytes), or where they are in the file. A file's writer
- * holds a few MB, never all of it: at a million rows a build held ~0.9 GB at its peak before (issue #26).
+ * holds a few MB, never all of it: at a million rows a build held ~0.9 GB at its peak before.
  */
 export class ByteWriter {
   /** Bytes of `buffer` in use. */

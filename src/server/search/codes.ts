@@ -7,7 +7,7 @@ import {
 } from '../../contract';
 import type { IndexView, SearchIndex } from './search-index';
 
-// The one box for any code (issue #15): a code is looked up as every format its shape fits (codeFormatsOf in
+// The one box for any code: a code is looked up as every format its shape fits (codeFormatsOf in
 // the contract, from the country profiles): a branch routing number and an agent code through the index's
 // hash tables, a bank code among the index's banks. Each branch or bank match names the delivery-mode-04 head
 // offices that pay into its bank (routes_to_banks).

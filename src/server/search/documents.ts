@@ -10,7 +10,7 @@
 //
 // With index snapshots on (snapshot.ts), the bytes stay in the snapshot file and each answer reads its rows'
 // runs from there (`FileBytes`): the ~600 MB of a million-row index are then the operating system's page cache,
-// shared and evictable, not the server's resident memory (issue #26's memory target). A read of a cached run
+// shared and evictable, not the server's resident memory (the memory target). A read of a cached run
 // costs about 1 µs; a page of 20 scattered rows, about 20 of them.
 
 import { close, closeSync, openSync, readSync } from 'node:fs';

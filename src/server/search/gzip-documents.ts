@@ -9,9 +9,9 @@ import {
 } from './documents';
 import { ByteWriter } from './byte-writer';
 
-// Search answers gzip-compressed without compressing anything per request (issue #26: a browser's
-// Accept-Encoding was to cost at most a fifth of the throughput, and the fastest encoder zlib has, Brotli at
-// quality 0, took 45–51 µs for a 22 kB page: half a search).
+// Search answers gzip-compressed without compressing anything per request (a browser's
+// Accept-Encoding is to cost at most a fifth of the throughput, and the fastest encoder zlib has, Brotli at
+// quality 0, costs about half a search for a page).
 //
 // Deflate (RFC 1951) is a sequence of blocks, and a block may only refer back to bytes the decoder has already
 // written. Each row's document is compressed once, when the index is built, on its own (zlib's Z_FULL_FLUSH after

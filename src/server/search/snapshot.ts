@@ -20,7 +20,7 @@ import type { SearchIndexData } from './build';
 import type { FileBytes } from './byte-writer';
 import { readInPieces } from './documents';
 
-// The index snapshot (issue #26): the search index a worker built, written once into a file beside the data it
+// The index snapshot: the search index a worker built, written once into a file beside the data it
 // was built from (DATA_DIR/search-index), and read back at the next start instead of scanning the store and
 // building again — when the data version and the code that built it are the same. A file per index: a small
 // JSON header with the structure, every typed array and long string as raw bytes after it, read straight into

@@ -2,7 +2,7 @@
 // column of a million values is two typed arrays, and a value is decoded only when an answer shows it or a search
 // checks it. The bytes live outside the JavaScript heap, in a SharedArrayBuffer: the serving threads answer from
 // the same bytes (none is copied when an index is handed to them), and a full garbage collection never walks
-// them (issue #26: at a swap, V8 marked both indexes' ~85 MB of string tables; that was most of the swap's stall).
+// them (at a swap, V8 would mark both indexes' string tables: most of the swap's stall).
 
 /**
  * A string table as posted between threads: the values, each followed by a NUL (which no served text holds:

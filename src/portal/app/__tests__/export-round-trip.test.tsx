@@ -11,7 +11,7 @@ import { branchImportColumns } from '../../features/branches/components/branch-f
 import { saveCorrespondentId } from '../../lib/correspondent-id';
 import { startPortalApi } from '../../testing/portal-api';
 
-// Issue #25 point 14, the round trip: the portal's CSV export of a whole answer (every page, fetched by the
+// The round trip: the portal's CSV export of a whole answer (every page, fetched by the
 // portal's own fetchers from the real API, written by the export button's code) imported through the importer
 // (replacing every row of that kind: all agents, the country's branches) gives back exactly the same rows,
 // every field — branch ids included — for branches and agents, on every store engine.

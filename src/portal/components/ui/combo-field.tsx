@@ -12,7 +12,7 @@ export interface ComboOption {
 
 /**
  * A choice from a list that may be long (up to 190 cities, 40 banks): a combobox that narrows as the teller
- * types (issue #25), used with the keyboard alone (type, ↓/↑, Enter; Escape or clearing means "all"). The value
+ * types, used with the keyboard alone (type, ↓/↑, Enter; Escape or clearing means "all"). The value
  * is a code kept in the URL; '' is "all". A value that is not in the list (a shared link) still shows as itself.
  */
 export function ComboField({

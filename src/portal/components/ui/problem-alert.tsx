@@ -7,7 +7,7 @@ import { translateParameterMessage } from '../../lib/i18n';
 import { CopyButton } from './copy-button';
 
 /**
- * An error as a teller reads it (issue #25): a heading and a sentence in the interface language, each invalid
+ * An error as a teller reads it: a heading and a sentence in the interface language, each invalid
  * parameter, and the reference (the correlation id) to give to support. The API path and the API's own detail
  * are in the browser console (api-client.ts), never on the screen.
  */

@@ -9,7 +9,7 @@ import { ProblemAlert } from './problem-alert';
 
 /**
  * The loading, error and empty states every result list shares, and the rule that results on screen belong
- * to the fields on screen (issue #14): while a field holds something the results do not reflect yet (typing,
+ * to the fields on screen: while a field holds something the results do not reflect yet (typing,
  * or the answer for new filters not here), the previous results are dimmed, taken out of reach (no copy
  * button, no export) and labelled as previous; while a field is invalid they are hidden.
  */

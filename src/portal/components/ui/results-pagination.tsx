@@ -60,7 +60,7 @@ export function ResultsPagination({
   );
 }
 
-/** A page number past the last page: says so, and offers the way back (issue #14). */
+/** A page number past the last page: says so, and offers the way back. */
 export function PastLastPage({
   pagination,
   onChange,

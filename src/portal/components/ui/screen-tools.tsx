@@ -29,7 +29,7 @@ function describe(href: string, screenName: (path: string) => string): string {
   return `${screenName(url.pathname)}: ${values.join(' · ')}`;
 }
 
-/** A screen's reset button and its recent searches (issue #25), at the top of every screen. */
+/** A screen's reset button and its recent searches, at the top of every screen. */
 export function ScreenTools({ disabled = false }: { disabled?: boolean }) {
   const { t } = useTranslation();
   const [pathname, navigate] = useLocation();

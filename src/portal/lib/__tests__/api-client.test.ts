@@ -34,7 +34,7 @@ describe('api client against the real API', () => {
     expect(apiError.message).toBe('The request has 2 invalid parameters: x-fapi-financial-id, search.');
     expect(apiError.errors.map((e) => e.name)).toEqual(['x-fapi-financial-id', 'search']);
     expect(apiError.correlationId).toMatch(UUID_SHAPED_PATTERN);
-    // What the teller reads: a sentence for the problem type, never the API's path (issue #25).
+    // What the teller reads: a sentence for the problem type, never the API's path.
     expect(apiError.kind).toBe('invalidRequest');
     expect(apiError.sentence).toBe(
       'A value in this search is not accepted by the service. Correct the value named below, or reset the screen.',

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, i18n } from '../i18n';
 
-// Issue #16: adding a language is adding one file. Each file must say everything English says, with the same
+// Adding a language is adding one file. Each file must say everything English says, with the same
 // placeholders (a missing {{count}} would show a sentence without its number), and nothing English does not.
 
 const dir = join(import.meta.dirname, '..', '..', 'locales');

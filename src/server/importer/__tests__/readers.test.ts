@@ -13,7 +13,7 @@ import { validateRecords } from '../validate';
 import { writeLargeBangladeshBranchFile } from '../../../testing/large-branch-file';
 import { xlsxSharedStringsBomb } from '../../../testing/zip';
 
-// The desk's readers (issue #24) on real files: XLSX written by exceljs (small and real-size, read streamed),
+// The desk's readers on real files: XLSX written by exceljs (small and real-size, read streamed),
 // the public IFSC layout of India, a zip bomb and formula cells refused; every record then validated by the
 // importer's own rules against the seeded data set.
 

@@ -21,7 +21,7 @@ import { branchDetailOf, findCode, headOfficesPayingInto } from '../../search/co
 import { all, branchRules, stateOfCountry } from '../../validation';
 import { defineOperation } from './operation';
 
-// Extensions beyond the spec (issue #15; docs/api-extensions.md): the one box for any code, and browsing a
+// Extensions beyond the spec: the one box for any code, and browsing a
 // head office's branches bank → state → city with counts. Answered from the search index like the spec's
 // searches (same headers, x-data-version, problem shape and validation); the spec's operations are untouched.
 export const extensionOperations = [

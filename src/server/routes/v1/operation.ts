@@ -110,7 +110,7 @@ const routeUrl = (path: string) => path.replace(/^\/v1/, '').replace(/\{(\w+)\}/
  * hooks to these routes): the search answers are pooled bytes compressed into pooled buffers
  * (answer-compression.ts), the reference answers keep their compressed forms for the data set, and the other
  * answers (objects) are serialised and compressed like them. Error answers (problem+json, a few hundred bytes)
- * go out as they are. Issue #26: each hook costs every request, compressed or not.
+ * go out as they are: each hook costs every request, compressed or not.
  */
 export function operationRoutes(operations: readonly Operation[]) {
   return async function routes(app: FastifyInstance, options: { searchGzip?: SearchGzip }) {
@@ -174,7 +174,7 @@ export function operationRoutes(operations: readonly Operation[]) {
             // reply, headers, answer) alive through the young generation's collections into the old one, where
             // they stayed until a full collection: 17–22 % of what a lookup allocated was promoted, the old space
             // of each serving thread grew to 130–150 MB while serving, and the scavenges cost 3–4× their time
-            // (issue #26; a plain object of arrows promotes about 1 %, as a bare node:http server does).
+            //.
             gzipFrom: () =>
               compression.searchAnswerAsGzip(request.headers['accept-encoding']) ? COMPRESS_THRESHOLD_BYTES : undefined,
             sendPooled: (body, encoding) => send(request, reply, body, { pooled: true, encoding }),

@@ -30,7 +30,7 @@ function expectSameData(actual: unknown, expected: unknown, path = 'data'): void
   } else expect(actual, path).toBe(expected);
 }
 
-// Issue #26: the index snapshot. A start whose data version has a snapshot reads it instead of building the
+// The index snapshot. A start whose data version has a snapshot reads it instead of building the
 // index from the rows; what it serves must be exactly what a build serves.
 
 describe('the index snapshot file', () => {

@@ -5,7 +5,7 @@ import { buildFromStore } from '../read-data-set';
 import { SearchService } from '../search-service';
 import { SearchIndex } from '../search-index';
 
-// Issue #26: a new search index answers a few hundred searches through the routes before it serves (the
+// A new search index answers a few hundred searches through the routes before it serves (the
 // first seconds after /readyz, and after a swap). Warming must change no answer: the index served right after
 // ready (warmed, its per-term memo filled) answers exactly as an index that never warmed up.
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { csvRows } from '../../../testing/csv-rows';
 import { SEED_DIR, readSeedFiles, referenceDataSet } from '../seed';
 
-// The committed agents (data/seed/agents.csv, npm run generate:agents) look like real ones (issue #16): a street
+// The committed agents (data/seed/agents.csv, npm run generate:agents) look like real ones: a street
 // address that starts with a word or a number, and a phone number whose area is the agent's own city or state
 // (Google libphonenumber's geocoding data, src/server/seed/phone-areas.json); a mobile number only where the
 // country's plan has no area for the place. Checked here on the file itself, not on the generator.

@@ -128,7 +128,7 @@ export function isLocalDatabase(host: string | undefined): boolean {
  * that lowered their priority change anything (the server's own pool keeps its backends as they are), and only
  * where this process may (root, or the database's own user); elsewhere, or with the database on another
  * machine, nothing changes. Measured: lookups' p99 during a 1M-row replace with PostgreSQL on the same 2 cores
- * (docs/benchmarks, issue #26).
+ * (docs/benchmarks).
  */
 function backendYieldsWithThisThread(client: pg.PoolClient): void {
   const nice = threadNice();

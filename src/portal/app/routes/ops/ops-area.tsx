@@ -29,7 +29,7 @@ function useDeskTitle() {
 }
 
 /**
- * The operations desk (issue #24), under /ops: its own chunk, layout and screens, never linked from the teller
+ * The operations desk, under /ops: its own chunk, layout and screens, never linked from the teller
  * screens. Without a session every path shows the sign-in; once signed in, the same path shows its screen.
  */
 export default function OpsArea() {

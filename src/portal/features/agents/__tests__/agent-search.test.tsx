@@ -50,7 +50,7 @@ it('shows the API 400 with its message and correlation id', async () => {
 it('points to the branch finder for delivery mode 04', async () => {
   renderAt('/agents?receivingCountry=IN&deliveryMode=04&pageSize=5', <AgentsScreen />);
   const pointer = await screen.findByTestId('branch-finder-pointer');
-  // The finder opens under the head office of the answer (issue #14: it no longer resets it).
+  // The finder opens under the head office of the answer (it does not reset it).
   await waitFor(() =>
     expect(within(pointer).getByRole('link', { name: 'Open branch finder' }).getAttribute('href')).toMatch(
       /^\/branches\?receivingAgentHeadOfficeCode=[A-Z0-9]{6}$/,

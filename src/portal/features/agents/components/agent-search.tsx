@@ -120,7 +120,7 @@ export function AgentSearch({
   // Mode-04 rows are bank branches reachable through a head office: their count and headers say so.
   const bankBranchCount = useBankBranchCount(receivingCountry, isAccountTransfer);
   const errors = form.formState.errors;
-  // A value set from the URL or a suggestion (not typed) must shrink the label too (issue #25).
+  // A value set from the URL or a suggestion (not typed) must shrink the label too.
   const watchedSearch = useWatch({ control: form.control, name: 'search' });
   const stateName = (code: string) => {
     const found = states.data?.data.find((s) => s.code === code);

@@ -297,7 +297,7 @@ export function BranchFinder({
     update({ ...changes, pageNumber: '' });
   };
 
-  // Each empty answer names its actual cause (issue #14).
+  // Each empty answer names its actual cause.
   const empty = () => {
     if (!headOffice) return t('branches.chooseHeadOffice');
     if (pagination && isPastLastPage(pagination)) return <PastLastPage pagination={pagination} onChange={update} />;
@@ -463,7 +463,7 @@ export function BranchFinder({
       >
         {branches.data && (
           <>
-            {/* Whose branches these are (issue #25, point 3): the chosen head office in the answer's own words.
+            {/* Whose branches these are: the chosen head office in the answer's own words.
                 On a phone the head office is the field just above, and the first row must stay in view. */}
             {chosenOffice && (
               <Typography

@@ -5,7 +5,7 @@ import type { BrowseResponse } from '../../../../contract';
 import { DISTRICT_COUNTRY } from '../../../../contract/constants';
 import { ComboField } from '../../../components/ui/combo-field';
 
-// Browse to find (issue #15): after the head office, a bank, then a state (Bangladesh: division), then a city
+// Browse to find: after the head office, a bank, then a state (Bangladesh: division), then a city
 // (Bangladesh: district), each listed with its branch count; each choice narrows the table and is in the URL
 // (bankCode, state, city).
 
@@ -30,7 +30,7 @@ export function BrowseFacets({
   choice: BrowseChoice;
   onChoose: (patch: Partial<BrowseChoice>) => void;
   disabled: boolean;
-  /** The lists could not be fetched: they say so, never "0 banks" as if it were the answer (issue #25). */
+  /** The lists could not be fetched: they say so, never "0 banks" as if it were the answer. */
   failed?: boolean;
 }) {
   const { t } = useTranslation();

@@ -10,7 +10,7 @@ import { lazyZodResolver } from '../../../lib/lazy-resolver';
 import { codeLookupLink } from '../../../lib/links';
 import { useReceivingSelection } from '../../../lib/url-state';
 
-// The one box for any code (issue #15), in the app bar: a teller pastes what the customer brings (an IFSC in
+// The one box for any code, in the app bar: a teller pastes what the customer brings (an IFSC in
 // any case with spaces, a routing number, a bank or agent code) and presses Enter. The box accepts exactly what
 // GET /v1/codes/{code} accepts (the contract's own schema); `/` anywhere outside a field puts the cursor in it.
 

@@ -16,7 +16,7 @@ const correspondentSchema = lookupHeaders.pick({ 'x-fapi-financial-id': true });
 type CorrespondentValues = { 'x-fapi-financial-id': string };
 
 /**
- * Asks the service whether it serves this id (issue #14): a lookup sent with it as x-fapi-financial-id. With
+ * Asks the service whether it serves this id: a lookup sent with it as x-fapi-financial-id. With
  * a correspondent registry configured an unknown id gets 403; without one every well-formed id is served.
  */
 async function serviceRefusal(id: string): Promise<string | undefined> {

@@ -10,7 +10,7 @@ import { saveCorrespondentId } from '../../../lib/correspondent-id';
 /** The id of the first field of the screens: the receiving country (receiving-selector.tsx). */
 const FIRST_FIELD_ID = 'receiving-country';
 
-/** After sign-in the teller goes on typing: the focus waits for the first field of the next screen (issue #25). */
+/** After sign-in the teller goes on typing: the focus waits for the first field of the next screen. */
 function focusFirstField() {
   const started = Date.now();
   const look = () => {
@@ -23,7 +23,7 @@ function focusFirstField() {
 
 /**
  * Shown instead of the screens until the teller has given their agent correspondent id. The field is drawn with
- * the page and has the focus at once, so keys typed as soon as it shows are kept (issue #25: a field from a lazy
+ * the page and has the focus at once, so keys typed as soon as it shows are kept (a field from a lazy
  * chunk took the focus 0.3–1 s late); the check (the contract's pattern, then the service) loads on submit.
  */
 export function SignIn() {

@@ -17,7 +17,7 @@ import { useDeliveryModes } from '../api/get-delivery-modes';
 import { useReceivingCountries } from '../api/get-receiving-countries';
 import { OfferedModes } from './offered-modes';
 
-/** Country and delivery-mode names in the interface language (issue #25): Intl for countries, the catalogue for
+/** Country and delivery-mode names in the interface language: Intl for countries, the catalogue for
  * modes. */
 export function useNames() {
   const { t, i18n } = useTranslation();
@@ -47,7 +47,7 @@ export function ReceivingSelector() {
   const filterCountries = createFilterOptions<ReceivingCountry>({
     stringify: (option) => `${option.code} ${names.country(option)} ${option.name}`,
   });
-  // A country with several modes and none chosen: the teller is asked, never given 01 silently (issue #25).
+  // A country with several modes and none chosen: the teller is asked, never given 01 silently.
   const mustChooseMode = Boolean(country && !selectedMode && !deliveryMode && offeredModes.length > 1);
 
   return (

@@ -16,7 +16,7 @@ import {
 import { SEED_DIR } from '../../../seed/seed';
 import { createTestApp, testEngines, type TestApp } from '../../../../testing/test-app';
 
-// Issue #15, the API extensions: GET /v1/codes/{code} and GET /v1/banks/browse, through the real app on the
+// The API extensions: GET /v1/codes/{code} and GET /v1/banks/browse, through the real app on the
 // real data of every store engine. Expected values come from the shipped CSV files and Razorpay's IFSC list.
 
 interface BranchCsv {

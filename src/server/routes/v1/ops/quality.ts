@@ -8,7 +8,7 @@ import { qualityCsv, qualityFindings, reportOfFindings } from '../../../desk/qua
 import type { LookupStore } from '../../../store/store';
 import { defineOpsOperation } from './ops-operation';
 
-// The data-quality report of the published data (issue #24) over HTTP: each check's count and first findings,
+// The data-quality report of the published data over HTTP: each check's count and first findings,
 // and every finding of one check as CSV. The findings are computed once per data version (the checks read the
 // whole data set) and kept until the served version changes, so a page reload or a download does not repeat
 // them; a change published by another instance is a new version, seen at the next request.

@@ -5,7 +5,7 @@ import { buildApp } from '../../../app';
 import { PgStore } from '../pg-store';
 import { createTestPostgresDatabase, LOOKUP_HEADERS, testEngines } from '../../../../testing/test-app';
 
-// Issue #26: once a second a lookup finds the store's data version due for a look. That look is a query, and a
+// Once a second a lookup finds the store's data version due for a look. That look is a query, and a
 // database busy with an import, or a backend waiting for a CPU, can take long over it: the lookup must not wait
 // for it. Here the version row is locked by another session, so the look waits as long as the lock is held
 // (the statement timeout is a minute); the lookups still answer, from the version they hold.

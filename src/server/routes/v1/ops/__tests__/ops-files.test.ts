@@ -16,7 +16,7 @@ import { createOpsAccount, signIn, type OpsSessionCookie } from '../../../../../
 import { editedBangladesh, type Cells } from '../../../../desk/__tests__/fixtures';
 import { xlsxSharedStringsBomb } from '../../../../../testing/zip';
 
-// The desk's file formats over HTTP, through the real app on both stores (issue #24): an XLSX branch file, the
+// The desk's file formats over HTTP, through the real app on both stores: an XLSX branch file, the
 // public IFSC list of India and a file read through a maker's column mapping are staged and diffed against the
 // published data; formula cells and a zip bomb are refused with the cell named, nothing of them published;
 // POST /v1/ops/files/detect tells the layout.
