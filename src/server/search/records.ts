@@ -82,6 +82,12 @@ function pageRows(
   return pageOf(rows.map(record), total, search);
 }
 
+/** Pages rows already found (answer order). */
+function pageList(rows: number[], record: (row: number) => FoundRecord, search: RecordsSearch): Page {
+  const offset = (search.pageNumber - 1) * search.pageSize;
+  return pageOf(rows.slice(offset, offset + search.pageSize).map(record), rows.length, search);
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Branches
 
@@ -150,11 +156,23 @@ function searchBranches(view: IndexView, search: RecordsSearch): Page {
   view.data.banks.forEach((bank, b) => {
     if (bank.code === code || bank.name.toLowerCase().includes(lower)) banks[b] = 1;
   });
-  const names = flags(t.branchName.size, ...spellings(q).map((term) => view.matchingText('branchName', term)));
-  const cities = flags(t.city.size, containing(t.city, q));
+  const nameIds = spellings(q).map((term) => view.matchingText('branchName', term));
+  const cityIds = containing(t.city, q);
   const country = search.country ?? '';
-  const places = flags(t.addr1Lower.size, view.matchingPlaces('addr1Lower', country, q));
-  const districts = flags(t.districtLower.size, view.matchingPlaces('districtLower', country, q));
+  const placeIds = view.matchingPlaces('addr1Lower', country, q);
+  const districtIds = view.matchingPlaces('districtLower', country, q);
+  // A code (a routing number or IFSC) is in no name, bank, city, district or street: its rows are found through
+  // the hash table alone, without the pass over every row (the same rows, in the same answer order).
+  if (!banks.includes(1) && [...nameIds, cityIds, placeIds, districtIds].every((ids) => ids.length === 0))
+    return pageList(
+      [...routed].filter((row) => row >= from && row < to).sort((a, b) => a - b),
+      (row) => foundBranch(view, row),
+      search,
+    );
+  const names = flags(t.branchName.size, ...nameIds);
+  const cities = flags(t.city.size, cityIds);
+  const places = flags(t.addr1Lower.size, placeIds);
+  const districts = flags(t.districtLower.size, districtIds);
   return pageRows(
     from,
     to,
