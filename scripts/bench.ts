@@ -34,6 +34,7 @@ const { values } = parseArgs({
     compare: { type: 'string' },
     staging: { type: 'boolean', default: false },
     desk: { type: 'boolean', default: false },
+    'desk-connections': { type: 'string', default: '4' },
     real: { type: 'boolean', default: false },
     smoke: { type: 'boolean', default: false },
     'no-replace': { type: 'boolean', default: false },
@@ -56,9 +57,10 @@ if (values.help) {
   --desk               the desk's records instead: 1M branches, ten desk versions (built once in --data-dir, default
                        .bench/desk), record search and record pages, then a one-bank 1M-row scoped staging under
                        load (scripts/lib/bench-desk.ts; writes docs/benchmarks/desk.md)
+  --desk-connections n connections of the desk's record shapes (default 4: analysts, one search at a time each)
   --real               the real data (data/seed, 24k branches) in a fresh folder, audit log on (LOG_LEVEL=info)
   --smoke              CI: the generator, the ceiling and one shape for 2 s each on the real data; no targets
-  --no-replace         leave out the import under load
+  --no-replace         leave out the import under load (with --desk: the staging)
   --cpu-prof dir       run the server with node --cpu-prof (the profile is written when it stops)
   --store sqlite|postgres, --data-dir dir, --database-url url   the data set to serve (npm run gen loads one)`);
   process.exit(0);
@@ -753,6 +755,8 @@ async function deskBench(): Promise<boolean> {
       choice,
       storeName: choice.databaseUrl ? 'postgres' : 'sqlite',
       connections: Number(values.connections),
+      deskConnections: Number(values['desk-connections']),
+      noStaging: values['no-replace'],
       seconds: Number(values.seconds),
       out: values.out === join('docs', 'benchmarks', 'latest.md') ? join('docs', 'benchmarks', 'desk.md') : values.out,
       startServer: () => startServer(choice, 1, false, 'warn', Number(values.threads)),
