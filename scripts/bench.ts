@@ -9,6 +9,7 @@ import { readSeedFiles } from '../src/server/seed/seed';
 import { LOOKUP_HEADERS, runLoad, type LoadResult } from './lib/bench-http';
 import { buildShapes, distinctBranchSearches, type Shape } from './lib/bench-shapes';
 import { runStagingBench } from './lib/bench-staging';
+import { runDeskBench } from './lib/bench-desk';
 import { STORE_OPTIONS, storeChoice } from './lib/store-options';
 import { StallSampler, processCpuNs, schedstat, type StallWindow } from './lib/stall-sampler';
 import { BACKGROUND_NICE } from '../src/server/worker-thread';
@@ -32,6 +33,8 @@ const { values } = parseArgs({
     threads: { type: 'string', default: '1' },
     compare: { type: 'string' },
     staging: { type: 'boolean', default: false },
+    desk: { type: 'boolean', default: false },
+    'desk-connections': { type: 'string', default: '4' },
     real: { type: 'boolean', default: false },
     smoke: { type: 'boolean', default: false },
     'no-replace': { type: 'boolean', default: false },
@@ -51,9 +54,13 @@ if (values.help) {
   --threads n          serving threads of one process over one index (SERVING_THREADS, default 1)
   --compare file.json  add a p99 column against another run's JSON
   --staging            the operations desk's shape instead: stage a 1,000,000-row branch file (scripts/lib/bench-staging.ts)
+  --desk               the desk's records instead: 1M branches, ten desk versions (built once in --data-dir, default
+                       .bench/desk), record search and record pages, then a one-bank 1M-row scoped staging under
+                       load (scripts/lib/bench-desk.ts; writes docs/benchmarks/desk.md)
+  --desk-connections n connections of the desk's record shapes (default 4: analysts, one search at a time each)
   --real               the real data (data/seed, 24k branches) in a fresh folder, audit log on (LOG_LEVEL=info)
   --smoke              CI: the generator, the ceiling and one shape for 2 s each on the real data; no targets
-  --no-replace         leave out the import under load
+  --no-replace         leave out the import under load (with --desk: the staging)
   --cpu-prof dir       run the server with node --cpu-prof (the profile is written when it stops)
   --store sqlite|postgres, --data-dir dir, --database-url url   the data set to serve (npm run gen loads one)`);
   process.exit(0);
@@ -411,6 +418,7 @@ async function main() {
       values.out === join('docs', 'benchmarks', 'latest.md') ? join('docs', 'benchmarks', 'staging.md') : values.out;
     process.exit((await runStagingBench({ rows: 1_000_000, port: 8400, out })) ? 0 : 1);
   }
+  if (values.desk) process.exit((await deskBench()) ? 0 : 1);
   const smoke = values.smoke;
   const seconds = smoke ? 2 : Number(values.seconds);
   const connections = Number(values.connections);
@@ -733,6 +741,31 @@ async function main() {
     );
     rmSync(bodyDir, { recursive: true, force: true });
     if (freshDir) rmSync(freshDir, { recursive: true, force: true });
+  }
+}
+
+/** --desk: lends the desk's bench (lib/bench-desk.ts) the compiled server, the ceiling and the lookups' searches. */
+async function deskBench(): Promise<boolean> {
+  const choice = storeChoice({ ...values, 'data-dir': values['data-dir'] ?? join('.bench', 'desk') });
+  const bodyDir = mkdtempSync(join(tmpdir(), 'bench-ceiling-'));
+  buildServer();
+  const ceiling = await startChild('ceiling-server.ts', { BENCH_BODY_DIR: bodyDir });
+  try {
+    return await runDeskBench({
+      choice,
+      storeName: choice.databaseUrl ? 'postgres' : 'sqlite',
+      connections: Number(values.connections),
+      deskConnections: Number(values['desk-connections']),
+      noStaging: values['no-replace'],
+      seconds: Number(values.seconds),
+      out: values.out === join('docs', 'benchmarks', 'latest.md') ? join('docs', 'benchmarks', 'desk.md') : values.out,
+      startServer: () => startServer(choice, 1, false, 'warn', Number(values.threads)),
+      ceiling: { url: `http://127.0.0.1:${ceiling.port}`, bodyDir },
+      lookupPaths: distinctBranchSearches(readSeedFiles()).paths,
+    });
+  } finally {
+    ceiling.child.kill('SIGTERM');
+    rmSync(bodyDir, { recursive: true, force: true });
   }
 }
 

@@ -55,11 +55,20 @@ const spellings = (term: string) => [
   ]),
 ];
 
+type Table = IndexView['tables'][keyof IndexView['tables']];
+/** A table's values lower-cased, once per table (an index version's tables live as long as it serves). */
+const lowered = new WeakMap<Table, string[]>();
+
 /** Ids of a small table's values containing the term, any case. */
-function containing(table: IndexView['tables'][keyof IndexView['tables']], term: string): number[] {
+function containing(table: Table, term: string): number[] {
+  let values = lowered.get(table);
+  if (!values) {
+    values = Array.from({ length: table.size }, (_, id) => table.get(id).toLowerCase());
+    lowered.set(table, values);
+  }
   const lower = term.toLowerCase();
   const ids: number[] = [];
-  for (let id = 0; id < table.size; id++) if (table.get(id).toLowerCase().includes(lower)) ids.push(id);
+  for (let id = 0; id < values.length; id++) if (values[id].includes(lower)) ids.push(id);
   return ids;
 }
 
@@ -80,6 +89,12 @@ function pageRows(
     total++;
   }
   return pageOf(rows.map(record), total, search);
+}
+
+/** Pages rows already found (answer order). */
+function pageList(rows: number[], record: (row: number) => FoundRecord, search: RecordsSearch): Page {
+  const offset = (search.pageNumber - 1) * search.pageSize;
+  return pageOf(rows.slice(offset, offset + search.pageSize).map(record), rows.length, search);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -150,22 +165,47 @@ function searchBranches(view: IndexView, search: RecordsSearch): Page {
   view.data.banks.forEach((bank, b) => {
     if (bank.code === code || bank.name.toLowerCase().includes(lower)) banks[b] = 1;
   });
-  const names = flags(t.branchName.size, ...spellings(q).map((term) => view.matchingText('branchName', term)));
-  const cities = flags(t.city.size, containing(t.city, q));
+  const nameIds = spellings(q).map((term) => view.matchingText('branchName', term));
+  const cityIds = containing(t.city, q);
   const country = search.country ?? '';
-  const places = flags(t.addr1Lower.size, view.matchingPlaces('addr1Lower', country, q));
-  const districts = flags(t.districtLower.size, view.matchingPlaces('districtLower', country, q));
-  return pageRows(
-    from,
-    to,
-    (row) =>
-      banks[c.bank[row]] === 1 ||
-      names[c.branchName[row]] === 1 ||
-      (c.city[row] >= 0 && cities[c.city[row]] === 1) ||
-      (c.addr1Lower[row] >= 0 && places[c.addr1Lower[row]] === 1) ||
-      (c.districtLower[row] >= 0 && districts[c.districtLower[row]] === 1) ||
-      (routed.size > 0 && routed.has(row)),
-    (row) => foundBranch(view, row),
+  const placeIds = view.matchingPlaces('addr1Lower', country, q);
+  const districtIds = view.matchingPlaces('districtLower', country, q);
+  // A code (a routing number or IFSC) is in no name, bank, city, district or street: its rows are found through
+  // the hash table alone, without the pass over every row (the same rows, in the same answer order).
+  if (!banks.includes(1) && [...nameIds, cityIds, placeIds, districtIds].every((ids) => ids.length === 0))
+    return pageList(
+      [...routed].filter((row) => row >= from && row < to).sort((a, b) => a - b),
+      (row) => foundBranch(view, row),
+      search,
+    );
+  // One tight pass per column some text matched (most terms are in one or two), marking the rows that hold it:
+  // the same rows as testing every condition row by row, in the same answer order, at a fraction of the time.
+  const hit = new Uint8Array(to - from);
+  const mark = (column: Int32Array, ids: ArrayLike<number>[], size: number) => {
+    if (ids.every((list) => list.length === 0)) return;
+    const set = flags(size, ...ids);
+    for (let row = from; row < to; row++) {
+      const id = column[row];
+      if (id >= 0 && set[id] === 1) hit[row - from] = 1;
+    }
+  };
+  if (banks.includes(1)) for (let row = from; row < to; row++) if (banks[c.bank[row]] === 1) hit[row - from] = 1;
+  mark(c.branchName, nameIds, t.branchName.size);
+  mark(c.city, [cityIds], t.city.size);
+  mark(c.addr1Lower, [placeIds], t.addr1Lower.size);
+  mark(c.districtLower, [districtIds], t.districtLower.size);
+  for (const row of routed) if (row >= from && row < to) hit[row - from] = 1;
+  const offset = (search.pageNumber - 1) * search.pageSize;
+  const rows: number[] = [];
+  let total = 0;
+  for (let i = 0; i < hit.length; i++) {
+    if (hit[i] === 0) continue;
+    if (total >= offset && rows.length < search.pageSize) rows.push(from + i);
+    total++;
+  }
+  return pageOf(
+    rows.map((row) => foundBranch(view, row)),
+    total,
     search,
   );
 }
