@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readSeedFiles } from '../src/server/seed/seed';
 import { LOOKUP_HEADERS, runLoad, type LoadResult } from './lib/bench-http';
@@ -14,7 +14,7 @@ import { STORE_OPTIONS, storeChoice } from './lib/store-options';
 import { StallSampler, processCpuNs, schedstat, type StallWindow } from './lib/stall-sampler';
 import { BACKGROUND_NICE } from '../src/server/worker-thread';
 
-// npm run bench -- [--seconds 5] [--connections 32] [--only regex] [--out docs/benchmarks/latest.md]
+// npm run bench -- [--seconds 5] [--connections 32] [--only regex] [--out file.md]
 //   [--workers 1] [--threads 1] [--compare other.json] [--store sqlite|postgres] [--data-dir dir] [--database-url url]
 //   [--real] [--smoke] [--no-replace] [--cpu-prof dir]
 // Starts the real server as `npm start` runs it (compiled: `npm run build:server`, then dist/server/main.js; rate
@@ -28,7 +28,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '32' },
     only: { type: 'string' },
-    out: { type: 'string', default: join('docs', 'benchmarks', 'latest.md') },
+    out: { type: 'string' },
     workers: { type: 'string', default: '1' },
     threads: { type: 'string', default: '1' },
     compare: { type: 'string' },
@@ -49,7 +49,9 @@ if (values.help) {
   --seconds n          seconds per shape (default 5)
   --connections n      concurrent connections (default 32)
   --only regex         only the shapes whose name matches (e.g. "codes|browse")
-  --out file           markdown table to write (default docs/benchmarks/latest.md; the JSON goes beside it)
+  --out file           markdown table to write (default: the run's own results file in docs/benchmarks,
+                       sqlite-1m.md, postgres-1m.md, real-24k.md, desk.md or staging.md; the JSON goes to
+                       .bench/results/)
   --workers n          server processes (WORKERS, default 1)
   --threads n          serving threads of one process over one index (SERVING_THREADS, default 1)
   --compare file.json  add a p99 column against another run's JSON
@@ -115,6 +117,8 @@ interface Choice {
  * process (tsx's transform cache and its esbuild child would count in the memory and the start-up).
  */
 const SERVER_ENTRY = join('dist', 'server', 'main.js');
+/** Each run's figures as JSON (for --compare), beside the data sets, not in git. */
+const RESULTS_DIR = join('.bench', 'results');
 
 /**
  * The environment and Node options `npm start` starts the server with (package.json's start script, after its
@@ -414,8 +418,7 @@ async function replaceUnderLoad(
 
 async function main() {
   if (values.staging) {
-    const out =
-      values.out === join('docs', 'benchmarks', 'latest.md') ? join('docs', 'benchmarks', 'staging.md') : values.out;
+    const out = values.out ?? join('docs', 'benchmarks', 'staging.md');
     process.exit((await runStagingBench({ rows: 1_000_000, port: 8400, out })) ? 0 : 1);
   }
   if (values.desk) process.exit((await deskBench()) ? 0 : 1);
@@ -695,12 +698,17 @@ async function main() {
     }
     lines.push('', `Whole run: ${((Date.now() - started) / 1000).toFixed(0)} s.`, '');
     const table = lines.join('\n');
+    // Each kind of run overwrites its own results file (git keeps the earlier ones); a smoke run writes none.
     const out =
-      smoke && values.out === join('docs', 'benchmarks', 'latest.md') ? join(bodyDir, 'smoke.md') : values.out;
+      values.out ??
+      (smoke
+        ? join(bodyDir, 'smoke.md')
+        : join('docs', 'benchmarks', values.real ? 'real-24k.md' : `${storeName}-1m.md`));
     mkdirSync(dirname(out), { recursive: true });
+    mkdirSync(RESULTS_DIR, { recursive: true });
     writeFileSync(out, table);
     writeFileSync(
-      out.replace(/\.md$/, '.json'),
+      join(RESULTS_DIR, basename(out).replace(/\.md$/, '.json')),
       `${JSON.stringify(
         {
           store: storeName,
@@ -758,7 +766,7 @@ async function deskBench(): Promise<boolean> {
       deskConnections: Number(values['desk-connections']),
       noStaging: values['no-replace'],
       seconds: Number(values.seconds),
-      out: values.out === join('docs', 'benchmarks', 'latest.md') ? join('docs', 'benchmarks', 'desk.md') : values.out,
+      out: values.out ?? join('docs', 'benchmarks', 'desk.md'),
       startServer: () => startServer(choice, 1, false, 'warn', Number(values.threads)),
       ceiling: { url: `http://127.0.0.1:${ceiling.port}`, bodyDir },
       lookupPaths: distinctBranchSearches(readSeedFiles()).paths,
