@@ -29,6 +29,8 @@ import { detectedLayout, fileReading, type FileReading } from '../../../../contr
 import { detectFileLayout } from '../../../importer/layouts';
 import { ProblemError } from '../../../problems';
 import { defineOpsOperation } from './ops-operation';
+import { checkScope, isEditsRequest, parseScopeField, stageEdits } from './edits';
+import { editsBody, type ChangeScope } from '../../../../contract/ops-edits';
 
 // The desk's changes over HTTP: upload (streamed to a file, SHA-256 computed on the way, size-limited) and
 // stage, inbox, report, difference, four-eyes decisions, versions, rollback and the audit trail. The engine
@@ -45,6 +47,7 @@ async function receiveUpload(app: FastifyInstance, request: FastifyRequest, maxB
   mkdirSync(app.opsUploads.dir, { recursive: true });
   let kind: z.infer<typeof changeKind> | undefined;
   let reading: FileReading | undefined;
+  let scope: ChangeScope | undefined;
   let stored: { path: string; fileName: string; sha256: string } | undefined;
   const tooLarge = () =>
     new ProblemError('payloadTooLarge', `The file is larger than ${maxBytes} bytes (OPS_UPLOAD_MAX_BYTES).`);
@@ -61,6 +64,8 @@ async function receiveUpload(app: FastifyInstance, request: FastifyRequest, maxB
           kind = parsed.data;
         } else if (part.fieldname === 'reading') {
           reading = parseReading(part.value);
+        } else if (part.fieldname === 'scope') {
+          scope = parseScopeField(part.value);
         }
         continue;
       }
@@ -102,7 +107,8 @@ async function receiveUpload(app: FastifyInstance, request: FastifyRequest, maxB
       { name: kind ? 'file' : 'kind', in: 'body', message: 'is missing' },
     ]);
   }
-  return { kind, reading, stored };
+  checkScope(kind, scope);
+  return { kind, reading, scope, stored };
 }
 
 /**
@@ -158,8 +164,13 @@ export const changeOperations = [
     multipart: z.object({
       kind: changeKind,
       reading: z.string().optional().meta({ description: 'JSON of a FileReading: { layout, mapping?, country? }' }),
+      scope: z.string().optional().meta({
+        description:
+          'JSON of a ChangeScope: {"country":"IN"}, {"country":"IN","bankCode":"ABHY"} (one bank of one country) or {"mode":"upsert"}. Absent: the whole kind (a branch file: its countries).',
+      }),
       file: z.string().meta({ format: 'binary' }),
     }),
+    jsonBody: editsBody,
     response: changeDetail,
     status: 202,
     errors: [
@@ -167,10 +178,11 @@ export const changeOperations = [
       { status: 415, description: 'Unsupported media type: not multipart/form-data.' },
     ],
     async handle({ app, request, actor }) {
-      const { kind, reading, stored } = await receiveUpload(app, request);
+      if (isEditsRequest(request)) return stageEdits(app, request, actor);
+      const { kind, reading, scope, stored } = await receiveUpload(app, request);
       const started = await app.desk.startStaging(
         actor,
-        { kind, reading, ...stored },
+        { kind, reading, scope, ...stored },
         { maxUnpackedBytes: app.opsUploads.maxUnpackedBytes },
       );
       // The engine keeps its own copy: the upload goes once staging is done.
