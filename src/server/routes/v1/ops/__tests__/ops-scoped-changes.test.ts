@@ -227,7 +227,7 @@ describe.each(testEngines())('scoped changes and changes without a file (%s)', (
     });
     const outside = (
       problems.json() as { data: { row: number; column: string; rule: string; message: string }[] }
-    ).data.filter((p) => p.rule === 'scope.outside');
+    ).data.filter((p) => p.message.includes("outside this change's scope"));
     expect(outside.length, problems.body).toBeGreaterThan(0);
     expect(outside.at(-1)).toMatchObject({ row: 5, column: 'country' });
     expect(outside.at(-1)!.message).toContain(
