@@ -115,12 +115,9 @@ export const stagingProgress = z.object({
 });
 export type StagingProgress = z.infer<typeof stagingProgress>;
 
-/** What a change may add, change or remove (contract/ops-edits.ts); null: the whole kind (a branch file: its countries). */
+/** What a change may add, change or remove (ops-edits.ts); null: the whole kind (a branch file: its countries). */
 const changeScopeShown = z
-  .union([
-    z.object({ mode: z.literal('upsert') }),
-    z.object({ country: z.string(), bankCode: z.string().optional() }),
-  ])
+  .union([z.object({ mode: z.literal('upsert') }), z.object({ country: z.string(), bankCode: z.string().optional() })])
   .nullable()
   .meta({
     description:
