@@ -159,7 +159,7 @@ export const changeOperations = [
     operationId: 'stageChange',
     summary: 'Upload and stage a change (maker)',
     description:
-      'multipart/form-data: the field `kind` (branches, partners, agents) first, optionally `reading` (JSON: the layout, and a column mapping for a header the desk does not know; see POST /v1/ops/files/detect), then the `file` (CSV or XLSX in the import format, or the public IFSC list of India). The file is streamed to disk (over OPS_UPLOAD_MAX_BYTES: 413) with its SHA-256 computed on the way, then validated and diffed in the background: 202 with the change; poll GET /v1/ops/changes/{id} for its progress.',
+      'multipart/form-data: the field `kind` (branches, partners, agents) first, optionally `reading` (JSON: the layout, and a column mapping for a header the desk does not know; see POST /v1/ops/files/detect), then the `file` (CSV or XLSX in the import format, or the public IFSC list of India). The file is streamed to disk (over OPS_UPLOAD_MAX_BYTES: 413) with its SHA-256 computed on the way, then validated and diffed in the background: 202 with the change; poll GET /v1/ops/changes/{id} for its progress. The optional `scope` (JSON) limits what the change may add, change or remove. Or application/json `{kind, edits}`: records added, changed or removed without a file (keys as GET /v1/ops/records answers them), staged as a change with the scope upsert; answered once staged (202), a key not served or a field not of the kind a 400 naming it.',
     access: 'maker',
     multipart: z.object({
       kind: changeKind,
