@@ -84,8 +84,11 @@ export type GroupCounts = z.infer<typeof groupCounts>;
 
 /** A removal share over the guard's threshold, counted since the scope's reference version. */
 export const guardFlag = z.object({
-  scope: z.enum(['country', 'kind']),
+  scope: z.enum(['country', 'kind', 'bank']).meta({
+    description: "bank: a change scoped to one bank of one country, measured against that bank's rows there.",
+  }),
   country: z.string().nullable(),
+  bankCode: z.string().nullable().optional().meta({ description: 'The bank of a `bank` flag.' }),
   removed: z.number().int().meta({
     description:
       'Rows removed since the reference version (the last whose removals a checker confirmed here, or the one in force 7 days back): this change and the ones published since.',
@@ -111,6 +114,15 @@ export const stagingProgress = z.object({
   total: z.number().int(),
 });
 export type StagingProgress = z.infer<typeof stagingProgress>;
+
+/** What a change may add, change or remove (ops-edits.ts); null: the whole kind (a branch file: its countries). */
+const changeScopeShown = z
+  .union([z.object({ mode: z.literal('upsert') }), z.object({ country: z.string(), bankCode: z.string().optional() })])
+  .nullable()
+  .meta({
+    description:
+      'The change\'s scope: null for the whole kind (a branch file: the countries it holds), {country}, {country, bankCode} (one bank of one country) or {mode: "upsert"} (records added or changed, none removed but by a change without a file).',
+  });
 
 export const changeSummary = z.object({
   id,
@@ -139,6 +151,7 @@ export const changeSummary = z.object({
   failure: z.string().nullable(),
   /** True when the change can be approved: staged, no problems. */
   approvable: z.boolean(),
+  scope: changeScopeShown,
 });
 export type ChangeSummary = z.infer<typeof changeSummary>;
 

@@ -223,7 +223,16 @@ function opsOperation(operation: OpsOperation): ZodOpenApiOperationObject {
         : {}),
     },
     ...(body ? { requestBody: { content: { 'application/json': { schema: body } } } } : {}),
-    ...(multipart ? { requestBody: { content: { 'multipart/form-data': { schema: multipart } } } } : {}),
+    ...(multipart
+      ? {
+          requestBody: {
+            content: {
+              'multipart/form-data': { schema: multipart },
+              ...(operation.jsonBody ? { 'application/json': { schema: operation.jsonBody } } : {}),
+            },
+          },
+        }
+      : {}),
     responses: withHeaders(responses, { rateLimited: true }),
   };
 }

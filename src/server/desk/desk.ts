@@ -20,6 +20,7 @@ import type {
   VersionsQuery,
 } from '../../contract/ops-changes';
 import { personOf } from '../../contract/ops-auth';
+import type { StoredScope } from './scope';
 
 // The operations desk's engine: what the /v1/ops routes, the import command and the benchmark call. It owns
 // the change's life (stage → staged → approved → published, or rejected / discarded / expired), the
@@ -59,6 +60,8 @@ export interface StageInput {
   sha256?: string;
   /** How to read it (the public IFSC layout, a maker's column mapping); absent: as its header says. */
   reading?: FileReading;
+  /** What the change may add, change or remove (desk/scope.ts); absent: what its file replaces. */
+  scope?: StoredScope | null;
 }
 
 export interface StageOptions {
@@ -68,6 +71,8 @@ export interface StageOptions {
   reading?: FileReading;
   /** An XLSX file is refused once it inflates past this many bytes (OPS_XLSX_MAX_UNPACKED_BYTES). */
   maxUnpackedBytes?: number;
+  /** The change's scope (StageInput.scope). */
+  scope?: StoredScope | null;
 }
 
 export interface StartedStaging {

@@ -11,17 +11,23 @@ import { agentKey, branchKey, headOfficeKey, keyParts } from '../domain/natural-
 
 type Fields = Record<string, string | null>;
 
-/** A record as the difference compares it. */
-interface Compared {
+/** A record's key, country and bank. */
+export interface Identity {
   key: string;
   country: string;
   bankCode: string | null;
+}
+
+/** A record as the difference compares it. */
+interface Compared extends Identity {
   fields: Fields;
 }
 
 interface KindView {
   /** The served rows of the kind. */
   rows(dataSet: DataSet): KindRow[];
+  /** A row's key, country and bank (a branch's bank, an agent's head office), without its fields. */
+  identity(row: KindRow): Identity;
   compared(row: KindRow): Compared;
   /** Whether a served row is replaced by a file of these countries (a branch file replaces its countries). */
   replaces(compared: Compared, countries: ReadonlySet<string>): boolean;
@@ -41,6 +47,10 @@ const fieldsOf = <R>(kind: KindTable<R>, row: R): Fields => {
 const VIEWS: Record<ChangeKind, KindView> = {
   branches: {
     rows: (dataSet) => dataSet.branches,
+    identity: (row) => {
+      const b = row as BranchRow;
+      return { key: branchKey(b), country: b.country, bankCode: b.bankCode };
+    },
     compared: (row) => {
       const b = row as BranchRow;
       return { key: branchKey(b), country: b.country, bankCode: b.bankCode, fields: fieldsOf(BRANCH_TABLE, b) };
@@ -49,6 +59,10 @@ const VIEWS: Record<ChangeKind, KindView> = {
   },
   agents: {
     rows: (dataSet) => dataSet.agents,
+    identity: (row) => {
+      const a = row as AgentRow;
+      return { key: agentKey(a), country: a.country, bankCode: a.headOfficeCode };
+    },
     compared: (row) => {
       const a = row as AgentRow;
       return { key: agentKey(a), country: a.country, bankCode: a.headOfficeCode, fields: fieldsOf(AGENT_TABLE, a) };
@@ -57,6 +71,10 @@ const VIEWS: Record<ChangeKind, KindView> = {
   },
   partners: {
     rows: (dataSet) => dataSet.headOffices,
+    identity: (row) => {
+      const h = row as HeadOfficeRow;
+      return { key: headOfficeKey(h), country: h.country, bankCode: null };
+    },
     compared: (row) => {
       const h = row as HeadOfficeRow;
       return {
@@ -81,6 +99,25 @@ const VIEWS: Record<ChangeKind, KindView> = {
 
 /** Rows of the kind in a data set (a version's row count). */
 export const rowsOfKind = (kind: ChangeKind, dataSet: DataSet) => VIEWS[kind].rows(dataSet).length;
+
+/** The served rows of a kind and how to tell who each is (scope.ts). */
+export const kindRows = (kind: ChangeKind, dataSet: DataSet) => ({
+  rows: VIEWS[kind].rows(dataSet),
+  identity: VIEWS[kind].identity,
+});
+
+/**
+ * What a scoped change (scope.ts) tells the difference: which served records it removes when the file does not
+ * give them, and the guard's extra scope (one bank of one country: `country/bank`, its rows served).
+ */
+export interface DiffArea {
+  removes(record: Identity): boolean;
+  /** The served records counted for the guard's bank scope, when the change is one bank's. */
+  bank?: { country: string; bankCode: string };
+}
+
+/** The guard's key of one bank of one country. */
+export const bankScopeKey = (country: string, bankCode: string) => `${country}/${bankCode}`;
 
 export interface Difference {
   summary: DiffSummary;
@@ -154,16 +191,21 @@ export function removalGuard(
     const counted = history[scope];
     const base = counted ? counted.base : (served[scope] ?? 0);
     const removed = removedNow + (counted?.removed ?? 0);
-    if (base > 0 && removed / base > REMOVAL_GUARD)
+    if (!(base > 0 && removed / base > REMOVAL_GUARD)) return;
+    const [country, bankCode] = scope.split('/');
+    const flag = { removed, served: base, share: removed / base };
+    if (bankCode) flags.push({ scope: 'bank', country, bankCode, ...flag });
+    else
       flags.push({
         scope: scope === KIND_SCOPE ? 'kind' : 'country',
         country: scope === KIND_SCOPE ? null : scope,
-        removed,
-        served: base,
-        share: removed / base,
+        ...flag,
       });
   };
   for (const c of summary.byCountry) check(c.country, c.removed);
+  // A change of one bank removes that bank's rows only: measured against them too.
+  for (const scope of Object.keys(served).filter((s) => s.includes('/')))
+    check(scope, summary.byCountry.find((c) => c.country === scope.split('/')[0])?.removed ?? 0);
   check(KIND_SCOPE, summary.counts.removed);
   return { threshold: REMOVAL_GUARD, flagged: flags.length > 0, flags };
 }
@@ -179,7 +221,7 @@ const keyOf = (key: string, n: number) => (n === 1 ? key : `${key}\u001f#${n}`);
  */
 export class DiffBuilder {
   private readonly view: KindView;
-  private readonly before = new Map<string, Compared & { base: string; n: number }>();
+  private readonly before = new Map<string, Compared & { base: string; n: number; row: KindRow }>();
   /** Records of the new file per key so far. */
   private readonly seen = new Map<string, number>();
   private readonly groups = new Map<string, GroupCounts>();
@@ -195,8 +237,13 @@ export class DiffBuilder {
       const record = this.view.compared(row);
       const n = (count.get(record.key) ?? 0) + 1;
       count.set(record.key, n);
-      this.before.set(keyOf(record.key, n), { ...record, base: record.key, n });
+      this.before.set(keyOf(record.key, n), { ...record, base: record.key, n, row });
     }
+  }
+
+  /** The n-th served record with this key (from 1). */
+  servedAt(key: string, n: number): KindRow | undefined {
+    return this.before.get(keyOf(key, n))?.row;
   }
 
   private count(op: DiffEntry['op'], country: string, bankCode: string | null) {
@@ -232,13 +279,18 @@ export class DiffBuilder {
    * After the last row: each served record the file replaces but does not give is removed (`onRemoved`, in
    * the served order); then the counts and the guard. `countries`: the new file's (what a branch file replaces).
    */
-  finish(countries: readonly string[], onRemoved: (entry: DiffEntry) => void): Difference {
+  finish(countries: readonly string[], onRemoved: (entry: DiffEntry) => void, area?: DiffArea): Difference {
     const scope = new Set(countries);
     const servedPerCountry = new Map<string, number>();
+    const bank = area?.bank;
+    const bankKey = bank && bankScopeKey(bank.country, bank.bankCode);
     for (const [key, was] of this.before) {
       if (!this.view.replaces(was, scope)) continue;
       servedPerCountry.set(was.country, (servedPerCountry.get(was.country) ?? 0) + 1);
+      if (bankKey && was.country === bank.country && was.bankCode === bank.bankCode)
+        servedPerCountry.set(bankKey, (servedPerCountry.get(bankKey) ?? 0) + 1);
       if ((this.seen.get(was.base) ?? 0) >= was.n) continue;
+      if (area && !area.removes(was)) continue;
       this.count('removed', was.country, was.bankCode);
       onRemoved({
         op: 'removed',
@@ -287,7 +339,8 @@ export function describeGuard(summary: DiffSummary, kind: ChangeKind): string {
         ? (summary.byCountry.find((c) => c.country === f.country)?.removed ?? 0)
         : summary.counts.removed;
       const earlier = f.removed > now ? `; ${f.removed - now} by earlier changes` : '';
-      return `${f.removed} of ${f.served} ${kind}${f.country ? ` of ${f.country}` : ''} (${(100 * f.share).toFixed(1)} %${earlier})`;
+      const bank = f.bankCode ? ` of bank ${f.bankCode}` : '';
+      return `${f.removed} of ${f.served} ${kind}${bank}${f.country ? ` of ${f.country}` : ''} (${(100 * f.share).toFixed(1)} %${earlier})`;
     })
     .join('; ');
 }

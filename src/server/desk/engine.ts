@@ -34,6 +34,7 @@ import { nextLedger, removalHistory, type RemovalLedger } from './removal-ledger
 import { type StageOptions as StagingOptions, type StagedChange } from './prepare';
 import { KEEP_FILE_SQL } from './kept-file';
 import { recordHistoryOf } from './record-history';
+import { shownScope, type StoredScope } from './scope';
 import {
   PUBLISH_IN_WORKER_FROM_GZ_BYTES,
   insertVersion,
@@ -153,6 +154,7 @@ export class DeskEngine implements ChangeDesk {
     return this.begin(actor, input.kind, input.path, input.fileName, input.sha256, null, {
       ...options,
       reading: input.reading,
+      scope: input.scope ?? options.scope,
     });
   }
 
@@ -171,8 +173,8 @@ export class DeskEngine implements ChangeDesk {
     const lease = this.leases.columns();
     await this.db.run(
       `INSERT INTO desk_changes (id, kind, status, file_name, sha256, rollback_of, staged_by, staged_via, staged_at, updated_at,
-         progress, lease_owner, lease_until, upload_path)
-       VALUES (?, ?, 'validating', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         progress, lease_owner, lease_until, upload_path, scope)
+       VALUES (?, ?, 'validating', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         id,
         kind,
@@ -187,6 +189,7 @@ export class DeskEngine implements ChangeDesk {
         lease.lease_owner,
         lease.lease_until,
         typeof source === 'string' ? source : null,
+        options.scope ? JSON.stringify(options.scope) : null,
       ],
     );
     this.leases.hold(id);
@@ -239,6 +242,7 @@ export class DeskEngine implements ChangeDesk {
     const staged = await this.stageAndSave(id, kind, source, fileName, this.store, true, {
       reading: options.reading,
       maxUnpackedBytes: options.maxUnpackedBytes,
+      scope: options.scope,
       onProgress: (progress, keptOnTheChange) => {
         options.onProgress?.(progress);
         // Kept on the change at most twice a second, for a poll from any instance (by the staging worker
@@ -366,7 +370,7 @@ export class DeskEngine implements ChangeDesk {
     const [row] = await this.db.all(
       `SELECT id, kind, status, countries, file_name, sha256, rows_read, rows_valid, rows_bad, problem_count, summary,
          by_bank, rule_counts, base_version, rollback_of, staged_by, staged_via, staged_at, updated_at, decided_by,
-         decided_at, comment, progress, failure, served_rows, approval FROM desk_changes WHERE id = ?`,
+         decided_at, comment, progress, failure, served_rows, approval, scope FROM desk_changes WHERE id = ?`,
       [id],
     );
     if (!row) throw new NotFoundError(`change ${id}`);
@@ -404,6 +408,7 @@ export class DeskEngine implements ChangeDesk {
       progress: json<StagingProgress>(row.progress),
       failure: (row.failure as string | null) ?? null,
       approvable: status === 'staged' && Number(row.problem_count) === 0 && diff !== null,
+      scope: shownScope(json<StoredScope>(row.scope)),
     };
   }
 
@@ -446,7 +451,7 @@ export class DeskEngine implements ChangeDesk {
     const rows = await this.db.all(
       `SELECT id, kind, status, countries, file_name, sha256, rows_read, rows_valid, rows_bad, problem_count, summary,
          NULL AS by_bank, NULL AS rule_counts, base_version, rollback_of, staged_by, staged_via, staged_at, updated_at,
-         decided_by, decided_at, comment, progress, failure
+         decided_by, decided_at, comment, progress, failure, scope
        FROM desk_changes ${filter} ORDER BY staged_at DESC, id LIMIT ? OFFSET ?`,
       [...params, query.pageSize, (query.pageNumber - 1) * query.pageSize],
     );
@@ -645,7 +650,8 @@ export class DeskEngine implements ChangeDesk {
       const version = await this.store.dataVersion();
       if (version !== row.base_version) await this.restale(actor, id, summary.kind);
       const gz = await this.keptGzipOf(id);
-      const job = { kind: summary.kind, gz, fileName: summary.fileName, expectedVersion: version };
+      const scope = json<StoredScope>(row.scope);
+      const job = { kind: summary.kind, gz, fileName: summary.fileName, expectedVersion: version, scope };
       const outcome = await publishChange(
         this.store,
         { ...job, changeId: id, owner: this.leases.owner, leaseMs: this.leases.ms },
@@ -711,7 +717,9 @@ export class DeskEngine implements ChangeDesk {
   private async restale(actor: OpsActor, id: string, kind: ChangeKind): Promise<never> {
     const row = await this.row(id);
     // Staged again against what is served now: stageAndSave marks it staged, from approved.
-    const staged = await this.stageAndSave(id, kind, await this.fileOf(id), String(row.file_name), this.store, false);
+    const staged = await this.stageAndSave(id, kind, await this.fileOf(id), String(row.file_name), this.store, false, {
+      scope: json<StoredScope>(row.scope),
+    });
     const version = staged.baseVersion;
     await this.recordOpsEvent({
       actor: actor.name,
@@ -1060,7 +1068,9 @@ export class DeskEngine implements ChangeDesk {
     if (row.base_version !== servedVersion) {
       // Diffed again against what is served (stageAndSave marks it staged), as an approval of a stale change is.
       try {
-        await this.stageAndSave(id, kind, await this.fileOf(id), String(row.file_name), this.store, false);
+        await this.stageAndSave(id, kind, await this.fileOf(id), String(row.file_name), this.store, false, {
+          scope: json<StoredScope>(row.scope),
+        });
       } catch (error) {
         this.options.log?.(`change ${id}: diffing it again failed: ${(error as Error).message}`);
       }

@@ -16,6 +16,7 @@ import { KIND_DEFINITIONS, type GoodRow, type ImportKindDefinition } from '../im
 import type { FileProblem, FileRecord } from '../importer/read-file';
 import { goodRows, rowChecker, validateRecords } from '../importer/validate';
 import { DiffBuilder, type Difference } from './diff';
+import { ScopedFile, scopeText, servedLookup, type StoredScope } from './scope';
 
 // A change checked against the published data, as the desk stages it: the file read (any accepted format and
 // layout), every row validated by the importer's rules (the same messages as `npm run import`, every fault of
@@ -55,6 +56,8 @@ export interface StageOptions {
   maxUnpackedBytes?: number;
   /** The difference's entries in batches, in order: added and changed in file order, then the removed. */
   onEntries?: (entries: DiffEntry[]) => void;
+  /** What the change may add, change or remove (scope.ts); absent: what its file replaces. */
+  scope?: StoredScope | null;
 }
 
 /** Entries handed on at once. */
@@ -107,7 +110,10 @@ export async function stageChange(
   const definition = KIND_DEFINITIONS[kind] as ImportKindDefinition<unknown>;
   progress({ phase: 'reading', done: 0, total: 0 });
   const asCsv = await needsLayoutReader(kind, source, fileName, options.reading);
-  const keptCsv: string[] = asCsv ? [stringify([[...definition.columns]])] : [];
+  const scoped = new ScopedFile(kind, options.scope ?? null, served);
+  /** The columns the kept copy holds: those the file carries (scope.ts keeps the others' served values). */
+  let keptColumns: readonly string[] = definition.columns;
+  const keptCsv: string[] = [];
 
   const check = definition.prepare(served);
   const checkRow = rowChecker(definition, check);
@@ -142,6 +148,11 @@ export async function stageChange(
       fileName,
       maxUnpackedBytes: options.maxUnpackedBytes,
       onRowsExpected: (rows) => (expected = rows),
+      onColumns: (carried) => {
+        scoped.carries(carried);
+        keptColumns = definition.columns.filter((column) => carried.includes(column));
+        if (asCsv) keptCsv.push(stringify([[...keptColumns]]));
+      },
     },
     (fileRecord: FileRecord) => {
       if ((rowsRead & 0x3fff) === 0)
@@ -149,8 +160,8 @@ export async function stageChange(
       rowsRead++;
       const { record, line } = fileRecord;
       if (record.country) allCountries.add(record.country);
-      if (asCsv) keptCsv.push(stringify([definition.columns.map((column) => record[column] ?? '')]));
-      const rowProblems = checkRow(fileRecord);
+      if (asCsv) keptCsv.push(stringify([keptColumns.map((column) => record[column] ?? '')]));
+      const rowProblems = [...scoped.take(fileRecord, (key, n) => diff.servedAt(key, n)), ...checkRow(fileRecord)];
       if (rowProblems.length) {
         rowsBad++;
         for (const p of rowProblems) problems.push(withValue(p, record));
@@ -190,7 +201,7 @@ export async function stageChange(
     staged.rowsValid = staged.rowsBad = 0;
     return staged;
   }
-  if (staged.rowsValid === 0) {
+  if (staged.rowsValid === 0 && !(rowsRead === 0 && scoped.removesAny)) {
     if (rowsRead === 0)
       problems.push({
         row: null,
@@ -203,17 +214,18 @@ export async function stageChange(
   }
   if (rowsBad > 0 && !options.skipInvalid) return staged;
 
+  if (kind === 'branches') staged.countries = scoped.countries(goodCountries);
   if (wholeFile) {
-    const built = check.build(wholeFile, { kind, file: fileName, sha256: staged.sha256, rows: wholeFile.length });
+    const rows = scoped.effective(wholeFile, staged.countries);
+    const built = check.build(rows, { kind, file: fileName, sha256: staged.sha256, rows: rows.length });
     if (built.problems.length) {
       problems.push(...built.problems.map((p) => withValue(p, p.line === null ? undefined : recordAt.get(p.line))));
       return staged;
     }
   }
-  if (kind === 'branches') staged.countries = [...goodCountries].sort();
-  staged.scope = definition.scopeOf(staged.countries);
+  staged.scope = scopeText(kind, options.scope ?? null, staged.countries);
   progress({ phase: 'diffing', done: rowsRead, total: rowsRead });
-  staged.diff = diff.finish(staged.countries, emit);
+  staged.diff = diff.finish(staged.countries, emit, scoped.area());
   flush();
   staged.entries = entries;
   return staged;
@@ -229,21 +241,29 @@ export async function buildChange(
   bytes: Uint8Array,
   fileName: string,
   served: DataSet,
+  scope: StoredScope | null = null,
 ): Promise<DataSet | null> {
   const definition = KIND_DEFINITIONS[kind] as ImportKindDefinition<unknown>;
-  const read = await readFileRecords(bytes, kind, undefined, { fileName });
-  if (read.fileProblems.length || read.records.length === 0) return null;
+  const scoped = new ScopedFile(kind, scope, served);
+  const read = await readFileRecords(bytes, kind, undefined, { fileName, onColumns: (c) => scoped.carries(c) });
+  if (read.fileProblems.length || (read.records.length === 0 && !scoped.removesAny)) return null;
+  if (scoped.active) {
+    const lookup = servedLookup(kind, served);
+    if (read.records.some((record) => scoped.take(record, lookup).length > 0)) return null;
+  }
   const file = fileFormatOf(fileName) === 'json' ? 'change.json' : 'change.csv';
+  // A scoped file is validated as completed here (the worker would read the file as kept).
   const verdict =
-    read.records.length >= PARALLEL_FROM_ROWS
+    read.records.length >= PARALLEL_FROM_ROWS && !scoped.active
       ? await validateInWorker({ kind, file, bytes, served }, () => {}).catch(() =>
           validateRecords(definition, read.records, definition.prepare(served)),
         )
       : validateRecords(definition, read.records, definition.prepare(served));
   if (verdict.rowsBad > 0) return null;
   const sha256 = await sha256Of(bytes);
-  const built = definition
-    .prepare(served)
-    .build(goodRows<unknown>(read.records, verdict.good), { kind, file: fileName, sha256, rows: verdict.rowsValid });
+  const good = goodRows<unknown>(read.records, verdict.good);
+  const countries = scoped.countries(good.map((row) => (row.record as Record<string, string>).country));
+  const rows = scoped.effective(good, countries);
+  const built = definition.prepare(served).build(rows, { kind, file: fileName, sha256, rows: rows.length });
   return built.problems.length ? null : built.dataSet;
 }

@@ -13,6 +13,7 @@ import { rowsOfKind } from './diff';
 import type { RemovalLedger } from './removal-ledger';
 import { KEEP_SNAPSHOT_SQL } from './kept-file';
 import { buildChange } from './prepare';
+import type { StoredScope } from './scope';
 import { crashPoint } from './recovery';
 
 // Publishing an approved change: the new data set rebuilt from the kept file against what is served, written
@@ -52,6 +53,8 @@ export interface PublishJob {
   fileName: string;
   /** The data version the change was diffed against: nothing is written if another is served. */
   expectedVersion: string;
+  /** The change's scope (scope.ts): the effective file is made again against what is served. */
+  scope?: StoredScope | null;
 }
 
 /** A version's content: the kind's rows served and their snapshot, kept in desk_snapshots under this id. */
@@ -148,7 +151,7 @@ export async function keepBaseline(
 export async function publishOn(store: LookupStore, job: PublishJob): Promise<PublishOutcome> {
   const { dataSet: served, version } = await store.readDataSet();
   if (version !== job.expectedVersion) return { type: 'changed' };
-  const next = await buildChange(job.kind, await gunzip(job.gz), job.fileName, served);
+  const next = await buildChange(job.kind, await gunzip(job.gz), job.fileName, served, job.scope ?? null);
   if (!next) return { type: 'invalid' };
   await keepBaseline(store, job.kind, served, job.changeId, new Date().toISOString());
   crashPoint('publish-before-swap');

@@ -61,7 +61,8 @@ export function nextLedger(
     if (kept.length > 0) ledger[scope] = kept;
   }
   const confirmedScopes = new Set(
-    confirmed ? change.summary.guard.flags.map((flag) => flag.country ?? KIND_SCOPE) : [],
+    // A bank's flag (one bank's change) is measured against that bank's rows: no ledger of its own.
+    confirmed ? change.summary.guard.flags.filter((f) => f.scope !== 'bank').map((f) => f.country ?? KIND_SCOPE) : [],
   );
   const record = (scope: string, counts: { added: number; removed: number }) => {
     const before = change.served[scope] ?? 0;

@@ -60,6 +60,8 @@ export interface ImportKindDefinition<R> {
   checksWholeFile: boolean;
   /** The served rows of this kind as file cells, in the import format. */
   cells(served: DataSet): Record<string, string>[];
+  /** One served row of this kind as file cells (a scoped change keeps what its file leaves out: desk/scope.ts). */
+  cellsOf(served: DataSet): (row: KindRow) => Record<string, string>;
 }
 
 /**
@@ -249,6 +251,7 @@ export const branchesKind: ImportKindDefinition<BranchFileRecord> = {
   cells(served) {
     return served.branches.map((b) => fileCells(BRANCH_TABLE, b));
   },
+  cellsOf: () => (row) => fileCells(BRANCH_TABLE, row as BranchRow),
 };
 
 export const partnersKind: ImportKindDefinition<PartnerFileRecord> = {
@@ -326,17 +329,23 @@ export const partnersKind: ImportKindDefinition<PartnerFileRecord> = {
     };
   },
   cells(served) {
+    return served.headOffices.map(partnersKind.cellsOf(served));
+  },
+  cellsOf(served) {
     const banksOf = sortedBanks(served.branches);
-    return served.headOffices.map((h) => ({
-      country: h.country,
-      head_office_code: h.code,
-      head_office_name: h.name,
-      network_name: h.networkName,
-      payout_type: h.payoutType,
-      delivery_modes: h.deliveryModes.map(deliveryModeCodeOf).join(' '),
-      routes_to_banks: routesToAllBanks(h, banksOf) ? '*' : h.bankCodes.join(' '),
-      demo_locations: String(h.demoLocations),
-    }));
+    return (row) => {
+      const h = row as HeadOfficeRow;
+      return {
+        country: h.country,
+        head_office_code: h.code,
+        head_office_name: h.name,
+        network_name: h.networkName,
+        payout_type: h.payoutType,
+        delivery_modes: h.deliveryModes.map(deliveryModeCodeOf).join(' '),
+        routes_to_banks: routesToAllBanks(h, banksOf) ? '*' : h.bankCodes.join(' '),
+        demo_locations: String(h.demoLocations),
+      };
+    };
   },
 };
 
@@ -411,6 +420,7 @@ export const agentsKind: ImportKindDefinition<AgentFileRecord> = {
   cells(served) {
     return served.agents.map((a) => fileCells(AGENT_TABLE, a));
   },
+  cellsOf: () => (row) => fileCells(AGENT_TABLE, row as AgentRow),
 };
 
 type AnyKindDefinition =

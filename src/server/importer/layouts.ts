@@ -141,6 +141,8 @@ export function detectLayout(
 export interface LayoutReader {
   /** Problems of the header or the mapping: the file is refused when there is any. */
   problems: FileProblem[];
+  /** The kind's columns the file gives (the others are empty in every record): a scoped change keeps them. */
+  carried: readonly string[];
   toRecord(row: SheetRow): FileRecord;
 }
 
@@ -165,6 +167,7 @@ function ifscPublicReader(header: readonly string[], columns: readonly string[])
   const extra = columns.includes('micr');
   return {
     problems: [],
+    carried: columns,
     toRecord({ line, cells, problems }) {
       const cell = (index: number) => cells[index] ?? '';
       const code = cell(ifsc).toUpperCase();
@@ -256,6 +259,7 @@ function mappedReader(
   }
   return {
     problems,
+    carried: [...given.keys(), ...(fillCountry ? ['country'] : []), ...(bankFromIfsc ? ['bank_code'] : [])],
     toRecord({ line, cells, problems: rowProblems }) {
       const record: Record<string, string> = {};
       for (const column of columns) record[column] = '';
@@ -267,11 +271,13 @@ function mappedReader(
   };
 }
 
-function importReader(kind: ImportKind, header: readonly string[]): LayoutReader {
+/** The import format; `partial`: any of its columns may be left out (the desk's kept copy of a mapped file). */
+function importReader(kind: ImportKind, header: readonly string[], partial = false): LayoutReader {
   const definition = KIND_DEFINITIONS[kind];
   const columns = definition.columns;
   return {
-    problems: headerProblems(header, columns, definition.optionalColumns ?? []),
+    problems: headerProblems(header, columns, partial ? columns : (definition.optionalColumns ?? [])),
+    carried: columns.filter((column) => header.includes(column)),
     toRecord({ line, cells, problems }) {
       const record: Record<string, string> = {};
       for (let c = 0; c < header.length; c++) record[header[c]] = cells[c] ?? '';
@@ -281,8 +287,17 @@ function importReader(kind: ImportKind, header: readonly string[]): LayoutReader
   };
 }
 
-/** The reader of one layout over a header; `reading` absent: the layout the header says (no mapping asked). */
-export function layoutReader(kind: ImportKind, header: readonly string[], reading?: FileReading): LayoutReader {
+/**
+ * The reader of one layout over a header; `reading` absent: the layout the header says (no mapping asked), or
+ * with `kept` (the desk's own copy, in the import format) the import format with any of its columns left out.
+ */
+export function layoutReader(
+  kind: ImportKind,
+  header: readonly string[],
+  reading?: FileReading,
+  kept = false,
+): LayoutReader {
+  if (kept && !reading) return importReader(kind, header, true);
   const layout = reading?.layout ?? layoutOfHeader(kind, header);
   if (layout === 'ifsc-public') {
     if (kind !== 'branches' || !isIfscPublic(header))
@@ -296,6 +311,7 @@ export function layoutReader(kind: ImportKind, header: readonly string[], readin
             rule: 'header.layout',
           },
         ],
+        carried: [],
         toRecord: (row) => ({ line: row.line, record: {}, problems: row.problems }),
       };
     return ifscPublicReader(header, KIND_DEFINITIONS.branches.columns);
@@ -328,6 +344,8 @@ export interface FileReadOptions extends XlsxOptions {
   fileName?: string;
   /** About how many rows the file has (CSV: its line breaks), told before the first, for a progress bar. */
   onRowsExpected?: (rows: number) => void;
+  /** The kind's columns the file gives, told before the first record (LayoutReader.carried). */
+  onColumns?: (carried: readonly string[]) => void;
 }
 
 function countLineBreaks(text: string): number {
@@ -415,6 +433,8 @@ export async function forEachFileRecord(
     const bytes = typeof source === 'string' ? await readFile(source) : source;
     const read = parseImportFile('file.json', bytes, definition.columns);
     options.onRowsExpected?.(read.records.length);
+    // A JSON row leaves out empty fields: it gives every column.
+    options.onColumns?.(definition.columns);
     if (read.fileProblems.length === 0) read.records.forEach(onRecord);
     return { fileProblems: read.fileProblems, format, layout: 'import' };
   }
@@ -427,8 +447,9 @@ export async function forEachFileRecord(
       if (!reader) {
         if (row.cells.length === 0 || (row.cells.length === 1 && row.cells[0] === '')) return !(empty = true);
         layout = reading?.layout ?? layoutOfHeader(kind, row.cells);
-        reader = layoutReader(kind, row.cells, reading);
+        reader = layoutReader(kind, row.cells, reading, typeof source !== 'string');
         fileProblems.push(...row.problems, ...reader.problems);
+        options.onColumns?.(reader.carried);
         // A file whose header is refused is not read further: its rows could not be records of the kind.
         return fileProblems.length === 0;
       }

@@ -10,13 +10,17 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { ColumnMapping as Mapping, DetectedLayout } from '../../../../contract/ops-files';
 
 /**
  * A file whose header is not a known layout: for each of its columns the maker picks the kind's field it holds
- * (or none), seeing the first rows; the fields a row must fill and no column gives are listed until mapped.
+ * (or none), seeing the first rows; the fields a row must fill and no column gives are listed until mapped. A
+ * branch file of one country without a country column gets a fixed country; an Indian one without a bank code
+ * column takes it from the IFSC (its first four characters): the server derives both while reading.
  */
 export function ColumnMapping({
   detected,
@@ -24,13 +28,27 @@ export function ColumnMapping({
   onCancel,
 }: {
   detected: DetectedLayout;
-  onMapped: (mapping: Mapping) => void;
+  onMapped: (mapping: Mapping, country?: string) => void;
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
   const [mapping, setMapping] = useState<Mapping>(detected.suggestedMapping);
+  const [country, setCountry] = useState('');
+  const [bankFromIfsc, setBankFromIfsc] = useState(true);
   const mapped = new Set(Object.values(mapping));
-  const missing = detected.fields.filter((field) => field.required && !mapped.has(field.name)).map((f) => f.name);
+  const branches = detected.kind === 'branches';
+  const fixedCountry = branches && !mapped.has('country');
+  const countryGiven = /^[A-Z]{2}$/.test(country);
+  // The server reads an Indian branch's bank code from its IFSC when no column gives it.
+  const canTakeBank = fixedCountry ? country === 'IN' : branches;
+  const ifscBank = canTakeBank && !mapped.has('bank_code') && mapped.has('routing_number');
+  const derived = new Set([
+    ...(fixedCountry && countryGiven ? ['country'] : []),
+    ...(ifscBank && bankFromIfsc ? ['bank_code'] : []),
+  ]);
+  const missing = detected.fields
+    .filter((field) => field.required && !mapped.has(field.name) && !derived.has(field.name))
+    .map((f) => f.name);
   return (
     <Stack spacing={2} component="section" aria-labelledby="mapping-title">
       <Typography id="mapping-title" component="h2" variant="h6">
@@ -91,13 +109,34 @@ export function ColumnMapping({
           </TableBody>
         </Table>
       </TableContainer>
+      {fixedCountry && (
+        <TextField
+          size="small"
+          label={t('ops.mapping.fixedCountry')}
+          helperText={t('ops.mapping.fixedCountryHint')}
+          value={country}
+          onChange={(event) => setCountry(event.target.value.toUpperCase().replace(/\s+/g, ''))}
+          slotProps={{ htmlInput: { maxLength: 2, 'data-testid': 'fixed-country' } }}
+          sx={{ maxWidth: 320 }}
+        />
+      )}
+      {ifscBank && (
+        <FormControlLabel
+          control={<Checkbox checked={bankFromIfsc} onChange={(event) => setBankFromIfsc(event.target.checked)} />}
+          label={t('ops.mapping.bankFromIfsc')}
+        />
+      )}
       {missing.length > 0 && (
         <Alert severity="warning" role="status">
           {t('ops.mapping.missing', { fields: missing.join(', ') })}
         </Alert>
       )}
       <Stack direction="row" spacing={2}>
-        <Button variant="contained" disabled={missing.length > 0} onClick={() => onMapped(mapping)}>
+        <Button
+          variant="contained"
+          disabled={missing.length > 0}
+          onClick={() => onMapped(mapping, fixedCountry && countryGiven ? country : undefined)}
+        >
           {t('ops.mapping.use')}
         </Button>
         <Button onClick={onCancel}>{t('ops.common.cancel')}</Button>

@@ -13,6 +13,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { DIFF_OPS, type ChangeDetail, type DiffEntry, type DiffOp } from '../../../../contract/ops-changes';
 import { fieldLabel } from '../../../components/ui/ops-format';
 import { OpsPagination } from '../../../components/ui/ops-pagination';
@@ -29,6 +30,15 @@ const OP_COLOURS = { added: 'success', removed: 'error', changed: 'warning' } as
  * What the change would do to the served data: counts per country and per bank, then the records added,
  * removed and changed by their natural key — a change field by field, before → after — filtered and paged.
  */
+/** What the change may add, change or remove, in words. */
+function scopeLine({ scope }: ChangeDetail, t: TFunction): string {
+  if (!scope) return t('ops.diff.scopeWhole');
+  if ('mode' in scope) return t('ops.diff.scopeUpsert');
+  return scope.bankCode
+    ? t('ops.diff.scopeBank', { country: scope.country, bankCode: scope.bankCode })
+    : t('ops.diff.scopeCountry', { country: scope.country });
+}
+
 export function DiffViewer({ change }: { change: ChangeDetail }) {
   const { t } = useTranslation();
   const [filters, setFilters] = useState<{ op?: DiffOp; country?: string; bankCode?: string }>({});
@@ -52,6 +62,9 @@ export function DiffViewer({ change }: { change: ChangeDetail }) {
           removed: formatNumber(counts.removed),
           unchanged: formatNumber(change.diff.unchanged),
         })}
+      </Typography>
+      <Typography variant="body2" data-testid="change-scope">
+        {scopeLine(change, t)}
       </Typography>
       <CountsTable label={t('ops.diff.byCountry')} groups={byCountry} withBank={false} />
       {change.byBank.length > 0 && <CountsTable label={t('ops.diff.byBank')} groups={change.byBank} withBank />}

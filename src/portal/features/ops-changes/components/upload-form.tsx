@@ -19,6 +19,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useDetectLayout } from '../api/detect-layout';
 import { useStageChange } from '../api/stage-change';
 import { ColumnMapping } from './column-mapping';
+import { ScopeChoice, WHOLE_KIND, scopeOf } from './scope-choice';
 
 /**
  * Stages a change: the kind, the file (CSV or XLSX; JSON as the import command takes it), then the upload with
@@ -33,6 +34,8 @@ export function UploadForm() {
   const [file, setFile] = useState<File | null>(null);
   const [sent, setSent] = useState(0);
   const [detected, setDetected] = useState<DetectedLayout | null>(null);
+  const [scopeChoice, setScopeChoice] = useState(WHOLE_KIND);
+  const scope = scopeOf(scopeChoice);
   const detect = useDetectLayout();
   const stage = useStageChange();
 
@@ -41,7 +44,7 @@ export function UploadForm() {
     setDetected(null);
     setSent(0);
     stage.mutate(
-      { kind, file, reading, onProgress: setSent },
+      { kind, file, reading, scope: scope ?? undefined, onProgress: setSent },
       { onSuccess: (change) => navigate(`/changes/${change.id}`) },
     );
   };
@@ -67,7 +70,10 @@ export function UploadForm() {
         <RadioGroup
           aria-labelledby="kind-label"
           value={kind}
-          onChange={(event) => setKind(event.target.value as ChangeKind)}
+          onChange={(event) => {
+            setKind(event.target.value as ChangeKind);
+            setScopeChoice(WHOLE_KIND);
+          }}
           row
         >
           {CHANGE_KINDS.map((value) => (
@@ -75,6 +81,7 @@ export function UploadForm() {
           ))}
         </RadioGroup>
       </FormControl>
+      <ScopeChoice kind={kind} value={scopeChoice} onChange={setScopeChoice} />
       <div>
         <Typography component="label" htmlFor={fileId} variant="body1" sx={{ display: 'block', mb: 0.5 }}>
           {t('ops.upload.file')}
@@ -99,7 +106,7 @@ export function UploadForm() {
       </div>
       {!detected && (
         <Box>
-          <Button variant="contained" disabled={!file} loading={busy} onClick={() => void start()}>
+          <Button variant="contained" disabled={!file || scope === null} loading={busy} onClick={() => void start()}>
             {t('ops.upload.submit')}
           </Button>
         </Box>
@@ -108,7 +115,7 @@ export function UploadForm() {
         <ColumnMapping
           detected={detected}
           onCancel={() => setDetected(null)}
-          onMapped={(mapping: Mapping) => upload({ layout: 'mapped', mapping })}
+          onMapped={(mapping: Mapping, country?: string) => upload({ layout: 'mapped', mapping, country })}
         />
       )}
       {stage.isPending && (

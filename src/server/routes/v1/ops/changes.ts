@@ -29,6 +29,8 @@ import { detectedLayout, fileReading, type FileReading } from '../../../../contr
 import { detectFileLayout } from '../../../importer/layouts';
 import { ProblemError } from '../../../problems';
 import { defineOpsOperation } from './ops-operation';
+import { checkScope, isEditsRequest, parseScopeField, stageEdits } from './edits';
+import { editsBody, type ChangeScope } from '../../../../contract/ops-edits';
 
 // The desk's changes over HTTP: upload (streamed to a file, SHA-256 computed on the way, size-limited) and
 // stage, inbox, report, difference, four-eyes decisions, versions, rollback and the audit trail. The engine
@@ -45,6 +47,7 @@ async function receiveUpload(app: FastifyInstance, request: FastifyRequest, maxB
   mkdirSync(app.opsUploads.dir, { recursive: true });
   let kind: z.infer<typeof changeKind> | undefined;
   let reading: FileReading | undefined;
+  let scope: ChangeScope | undefined;
   let stored: { path: string; fileName: string; sha256: string } | undefined;
   const tooLarge = () =>
     new ProblemError('payloadTooLarge', `The file is larger than ${maxBytes} bytes (OPS_UPLOAD_MAX_BYTES).`);
@@ -61,6 +64,8 @@ async function receiveUpload(app: FastifyInstance, request: FastifyRequest, maxB
           kind = parsed.data;
         } else if (part.fieldname === 'reading') {
           reading = parseReading(part.value);
+        } else if (part.fieldname === 'scope') {
+          scope = parseScopeField(part.value);
         }
         continue;
       }
@@ -102,7 +107,8 @@ async function receiveUpload(app: FastifyInstance, request: FastifyRequest, maxB
       { name: kind ? 'file' : 'kind', in: 'body', message: 'is missing' },
     ]);
   }
-  return { kind, reading, stored };
+  checkScope(kind, scope);
+  return { kind, reading, scope, stored };
 }
 
 /**
@@ -153,13 +159,18 @@ export const changeOperations = [
     operationId: 'stageChange',
     summary: 'Upload and stage a change (maker)',
     description:
-      'multipart/form-data: the field `kind` (branches, partners, agents) first, optionally `reading` (JSON: the layout, and a column mapping for a header the desk does not know; see POST /v1/ops/files/detect), then the `file` (CSV or XLSX in the import format, or the public IFSC list of India). The file is streamed to disk (over OPS_UPLOAD_MAX_BYTES: 413) with its SHA-256 computed on the way, then validated and diffed in the background: 202 with the change; poll GET /v1/ops/changes/{id} for its progress.',
+      'multipart/form-data: the field `kind` (branches, partners, agents) first, optionally `reading` (JSON: the layout, and a column mapping for a header the desk does not know; see POST /v1/ops/files/detect), then the `file` (CSV or XLSX in the import format, or the public IFSC list of India). The file is streamed to disk (over OPS_UPLOAD_MAX_BYTES: 413) with its SHA-256 computed on the way, then validated and diffed in the background: 202 with the change; poll GET /v1/ops/changes/{id} for its progress. The optional `scope` (JSON) limits what the change may add, change or remove. Or application/json `{kind, edits}`: records added, changed or removed without a file (keys as GET /v1/ops/records answers them), staged as a change with the scope upsert; answered once staged (202), a key not served or a field not of the kind a 400 naming it.',
     access: 'maker',
     multipart: z.object({
       kind: changeKind,
       reading: z.string().optional().meta({ description: 'JSON of a FileReading: { layout, mapping?, country? }' }),
+      scope: z.string().optional().meta({
+        description:
+          'JSON of a ChangeScope: {"country":"IN"}, {"country":"IN","bankCode":"ABHY"} (one bank of one country) or {"mode":"upsert"}. Absent: the whole kind (a branch file: its countries).',
+      }),
       file: z.string().meta({ format: 'binary' }),
     }),
+    jsonBody: editsBody,
     response: changeDetail,
     status: 202,
     errors: [
@@ -167,10 +178,11 @@ export const changeOperations = [
       { status: 415, description: 'Unsupported media type: not multipart/form-data.' },
     ],
     async handle({ app, request, actor }) {
-      const { kind, reading, stored } = await receiveUpload(app, request);
+      if (isEditsRequest(request)) return stageEdits(app, request, actor);
+      const { kind, reading, scope, stored } = await receiveUpload(app, request);
       const started = await app.desk.startStaging(
         actor,
-        { kind, reading, ...stored },
+        { kind, reading, scope, ...stored },
         { maxUnpackedBytes: app.opsUploads.maxUnpackedBytes },
       );
       // The engine keeps its own copy: the upload goes once staging is done.

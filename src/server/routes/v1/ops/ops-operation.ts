@@ -51,6 +51,8 @@ export interface OpsOperation<
   body?: B;
   /** A multipart/form-data body the handler streams itself (uploads); its fields, for the document. */
   multipart?: z.ZodObject;
+  /** Beside `multipart`: a JSON body the handler checks itself (the same path, another media type). */
+  jsonBody?: z.ZodType;
   /** The answer's schema; null: 204 without a body. */
   response: z.ZodType | null;
   /** The success status (200 unless said). */
