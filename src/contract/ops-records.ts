@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { changeKind, opsPage } from './ops-changes';
 
+export { recordKeyOf } from './record-key';
+
 // The published records as the operations desk reads them: a search over what is served (branches, head
 // offices, agents) and one record's page with its whole life — every published version that added, changed or
 // removed it. Shared by the desk's routes (/v1/ops/records) and the portal.

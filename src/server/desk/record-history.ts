@@ -51,12 +51,8 @@ export async function readRecordHistory(db: DeskDb, kind: ChangeKind, parts: str
   }));
 }
 
-/**
- * A record's key in a URL (contract/ops-records.ts): each part percent-encoded, `~` too, joined with `~`.
- * The inverse of parseRecordKey.
- */
-export const recordKeyOf = (parts: readonly string[]): string =>
-  parts.map((part) => encodeURIComponent(part).replace(/~/g, '%7E')).join('~');
+// A record's key in a URL is the contract's (the portal builds the same links): the inverse of parseRecordKey.
+export { recordKeyOf } from '../../contract/ops-records';
 
 /** A URL key's parts, or null when a part is not well-formed percent-encoding. */
 export function parseRecordKey(key: string): string[] | null {

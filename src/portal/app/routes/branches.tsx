@@ -11,6 +11,8 @@ import { usePayoutNetworks } from '../../features/payout-networks/api/get-payout
 import { useReceivingCountries } from '../../features/receiving-selector/api/get-receiving-countries';
 import { PayoutCurrency } from '../../features/receiving-selector/components/payout-currency';
 import { SlipButton } from '../../features/customer-slip/slip-button';
+import { OpenInDesk, branchRecordParts } from '../../features/ops-records/components/open-in-desk';
+import { useSession } from '../../features/ops-session/api/get-session';
 import { ProblemAlert } from '../../components/ui/problem-alert';
 import { ChooseSelection, Screen } from '../../components/ui/screen';
 import { useDetailParam, useReceivingSelection } from '../../lib/url-state';
@@ -71,6 +73,8 @@ export default function BranchesScreen() {
   // A branch's detail (`branch=` in the URL) opens over the screen, whatever the finder shows.
   const detail = useDetailParam('branch');
   const slip = useDetailParam('slip');
+  // Operations staff with a desk session in this browser get a link to the record's desk page (none asked else).
+  const deskSession = useSession();
   const isAccountTransfer = Number(deliveryMode) === ACCOUNT_TRANSFER_TO_OTHER_BANK;
   const countries = useReceivingCountries();
   const headOffices = usePayoutNetworks(
@@ -133,11 +137,23 @@ export default function BranchesScreen() {
             }}
             currencyOf={(code) => countries.data?.data.find((c) => c.code === code)?.currency}
             tools={(branch) => (
-              <SlipButton
-                param="slip"
-                subject={{ kind: 'branch', branch }}
-                country={countries.data?.data.find((c) => c.code === branch.receivingCountry) ?? {}}
-              />
+              <>
+                <SlipButton
+                  param="slip"
+                  subject={{ kind: 'branch', branch }}
+                  country={countries.data?.data.find((c) => c.code === branch.receivingCountry) ?? {}}
+                />
+                {deskSession.data && (
+                  <OpenInDesk
+                    kind="branches"
+                    parts={branchRecordParts({
+                      ...branch,
+                      country: branch.receivingCountry,
+                      addressLine1: branch.branchLocation,
+                    })}
+                  />
+                )}
+              </>
             )}
           />
         </Suspense>
