@@ -6,7 +6,7 @@ import { deskRecordLink } from '../../../lib/links';
 
 /**
  * From a teller screen, for a browser that also holds a desk session: the record's page in the operations desk
- * (the desk is its own area, its code loaded when the link is followed). Shown only where the app has checked the session.
+ * (its own area, its code loaded when the link is followed). Shown only where the app has found that session.
  */
 export function OpenInDesk({ kind, parts }: { kind: ChangeKind; parts: readonly string[] }) {
   const { t } = useTranslation();

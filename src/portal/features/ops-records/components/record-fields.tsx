@@ -29,7 +29,7 @@ export const fieldGridSx = {
   columnGap: 2,
   rowGap: { xs: 0, sm: 0.5 },
   '& > dt': { typography: 'body2', color: 'text.secondary', mt: { xs: 1, sm: 0 } },
-  '& > dd': { typography: 'body2', m: 0, overflowWrap: 'anywhere' },
+  '& > dd': { typography: 'body2', m: 0, overflowWrap: 'anywhere', position: 'relative' },
 } as const;
 
 /** Every field of a record as served, in its order; a field it does not hold says so. */

@@ -14,8 +14,18 @@ import { fieldGridSx, useFieldLabel } from './record-fields';
 
 const OP_COLOURS = { add: 'success', change: 'warning', remove: 'error' } as const;
 
-/** Read by screen readers only: "before:" and "after:" around a changed value. */
-const HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' } as const;
+/** Read by screen readers only: "before:" and "after:" around a changed value (at its field's corner: an
+ * absolute box left at its place in a long wrapped line would widen the page). */
+const HIDDEN = {
+  position: 'absolute',
+  left: 0,
+  top: 0,
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
 
 /**
  * A record's whole life, newest first: per published version, what it did to the record, when, who staged and who

@@ -35,7 +35,8 @@ export function RecordSearch() {
     urlValues: { q: values.q, country: values.country },
     onCommit: (filters) => update(filters),
   });
-  const query = useRecords({ ...presentValues(values), kind });
+  // 25 a page unless the URL says otherwise: one of the desk's page sizes.
+  const query = useRecords({ pageSize: 25, ...presentValues(values), kind });
   const errors = form.formState.errors;
   const [q, country] = useWatch({ control: form.control, name: ['q', 'country'] });
   const countryField = form.register('country');
