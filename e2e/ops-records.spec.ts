@@ -96,6 +96,7 @@ test('an analyst finds records by IFSC, agent code and name part; a published ch
   const page = analyst.page;
 
   // 1. By IFSC, typed in lower case with pauses: the one branch, and the URL holds the search.
+  await expect(page.getByRole('tab', { name: 'Records' })).toBeVisible();
   await page.getByRole('tab', { name: 'Records' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Records' })).toBeVisible();
   const q = page.getByRole('textbox', { name: 'Code, name, bank or city' });
