@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { csvRows } from '../src/testing/csv-rows';
 import { docsScreenshot, expect, expectAccessible, signIn, test, typeLikeAPerson } from './fixtures';
+import { DESK_PASSWORD, addAccount, catalogue, deskSignIn, englishTexts, newDesk } from './desk';
 
 // Issue #24, "Must show": the operations desk in the browser, as its people use it. A maker (who also holds
 // the checker role: the four-eyes rule refuses their own change whatever their roles) uploads a Bangladesh
@@ -23,24 +23,10 @@ const HEADER = BD_FILE.split('\n', 1)[0];
 const COLUMNS = HEADER.split(',');
 const bd = csvRows(Buffer.from(BD_FILE));
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = DESK_PASSWORD;
 const MAKER = 'desk-maker';
 const CHECKER = 'desk-checker';
 const ADMIN = 'desk-admin';
-
-/** An ops account, made the documented way: `npm run ops-user`, the password from stdin, on the e2e data. */
-function addAccount(name: string, roles: string[]) {
-  try {
-    execFileSync(
-      'npx',
-      ['tsx', 'scripts/ops-user.ts', 'add', name, ...roles.flatMap((role) => ['--role', role]), '--password-stdin'],
-      { input: `${PASSWORD}\n`, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR }, stdio: 'pipe' },
-    );
-  } catch (error) {
-    // A retry of the test finds the accounts its first attempt made (same name, roles and password).
-    if (!String((error as { stderr?: Buffer }).stderr ?? '').includes('already exists')) throw error;
-  }
-}
 
 const quote = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 const toCsv = (rows: Record<string, string>[]) =>
@@ -93,26 +79,6 @@ writeFileSync(
     .concat(corrected.slice(0, 5).map((row) => COLUMNS.map((column) => quote(row[column] ?? '')).join(',')))
     .join('\n') + '\n',
 );
-
-/** Signs in on the desk as a person does: the field has the focus at once; typed with pauses. */
-async function deskSignIn(page: Page, name: string) {
-  await page.goto('/ops');
-  const user = page.getByLabel('User name');
-  await expect(user).toBeFocused();
-  await page.keyboard.type(name.slice(0, 4), { delay: 80 });
-  await page.waitForTimeout(250);
-  await page.keyboard.type(name.slice(4), { delay: 90 });
-  await typeLikeAPerson(page.getByLabel('Password'), [PASSWORD.slice(0, 8), PASSWORD.slice(8)]);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByTestId('ops-user')).toContainText(name);
-}
-
-async function newDesk(browser: Browser, name: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  const page = await context.newPage();
-  await deskSignIn(page, name);
-  return { context, page };
-}
 
 /** Uploads a branch file and waits for its change screen with validation done. */
 async function upload(page: Page, file: string) {
@@ -371,23 +337,6 @@ test('the desk at 360 px: inbox, upload, a change, history', async ({ browser })
   await expectAccessible(page);
   await context.close();
 });
-
-type Messages = Record<string, unknown>;
-const catalogue = (code: string) =>
-  JSON.parse(readFileSync(join(process.cwd(), 'src', 'portal', 'locales', `${code}.json`), 'utf8')) as Messages;
-/** Every English text of the desk's block that Spanish says otherwise, cut at its placeholders. */
-function englishTexts(en: unknown, es: unknown): string[] {
-  if (typeof en === 'string')
-    return en === es
-      ? []
-      : en
-          .split(/\{\{\w+\}\}/)
-          .map((part) => part.trim())
-          .filter((part) => part.length >= 8);
-  if (en && typeof en === 'object')
-    return Object.entries(en).flatMap(([key, value]) => englishTexts(value, (es as Record<string, unknown>)?.[key]));
-  return [];
-}
 
 test('the desk in Spanish: every screen without English text, axe clean', async ({ browser }) => {
   const es = catalogue('es').ops as Record<string, Record<string, string>>;

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { csvRows } from '../src/testing/csv-rows';
 import { clearLikeAPerson, docsScreenshot, expect, expectAccessible, signIn, test, typeLikeAPerson } from './fixtures';
+import { DESK_PASSWORD, addAccount, catalogue, englishTexts, newDesk, type Messages } from './desk';
 
 // The operations desk's records, as an analyst verifying what is served uses them: the search by IFSC, by agent
 // code and by a part of a name (its state in the URL); a branch's page with every field as served; after a
@@ -22,21 +22,9 @@ const HEADER = BD_FILE.split('\n', 1)[0];
 const COLUMNS = HEADER.split(',');
 const bd = csvRows(Buffer.from(BD_FILE));
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = DESK_PASSWORD;
 const ANALYST = 'records-analyst';
 const CHECKER = 'records-checker';
-
-function addAccount(name: string, roles: string[]) {
-  try {
-    execFileSync(
-      'npx',
-      ['tsx', 'scripts/ops-user.ts', 'add', name, ...roles.flatMap((role) => ['--role', role]), '--password-stdin'],
-      { input: `${PASSWORD}\n`, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR }, stdio: 'pipe' },
-    );
-  } catch (error) {
-    if (!String((error as { stderr?: Buffer }).stderr ?? '').includes('already exists')) throw error;
-  }
-}
 
 const quote = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 const toCsv = (rows: Record<string, string>[]) =>
@@ -60,25 +48,6 @@ const nameMatches = bd.filter((row) =>
     (row[column] ?? '').toLowerCase().includes(NAME_PART),
   ),
 ).length;
-
-async function deskSignIn(page: Page, name: string) {
-  await page.goto('/ops');
-  const user = page.getByLabel('User name');
-  await expect(user).toBeFocused();
-  await page.keyboard.type(name.slice(0, 5), { delay: 80 });
-  await page.waitForTimeout(200);
-  await page.keyboard.type(name.slice(5), { delay: 90 });
-  await typeLikeAPerson(page.getByLabel('Password'), [PASSWORD.slice(0, 8), PASSWORD.slice(8)]);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByTestId('ops-user')).toContainText(name);
-}
-
-async function newDesk(browser: Browser, name: string, width = 1280) {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US' });
-  const page = await context.newPage();
-  await deskSignIn(page, name);
-  return { context, page };
-}
 
 async function chooseKind(page: Page, kind: string) {
   await page.getByRole('combobox', { name: 'Kind' }).click();
@@ -231,5 +200,40 @@ test('a record page at 360 px: stacked, keyboard reachable, axe clean', async ({
   await expect(page.getByRole('button', { name: new RegExp(SHA256) })).toBeVisible();
   await expectAccessible(page);
   await docsScreenshot(page, 'ops-record-360.png', { fullPage: true });
+  await context.close();
+});
+
+test('the records in Spanish: the search and a record page without English text', async ({ browser }) => {
+  const es = catalogue('es').ops as Record<string, Record<string, string>>;
+  const english = englishTexts(
+    (catalogue('en').ops as Messages).records,
+    (es as unknown as Record<string, Messages>).records,
+  );
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'es-MX' });
+  const page = await context.newPage();
+  await page.goto('/ops');
+  await typeLikeAPerson(page.getByLabel(es.signIn.name), [ANALYST.slice(0, 6), ANALYST.slice(6)]);
+  await typeLikeAPerson(page.getByLabel(es.signIn.password), [PASSWORD.slice(0, 10), PASSWORD.slice(10)]);
+  await page.getByRole('button', { name: es.signIn.submit }).click();
+  const noEnglish = async () => {
+    const text = await page.locator('body').innerText();
+    expect(english.filter((phrase) => text.includes(phrase))).toEqual([]);
+  };
+  await page.getByRole('tab', { name: es.nav.records }).click();
+  await typeLikeAPerson(page.getByRole('textbox', { name: 'Código, nombre, banco o ciudad' }), ['abhy00', '65002']);
+  await expect(page.getByTestId('record-row')).toHaveCount(1);
+  await expect(page.getByTestId('records-count')).toHaveText('1 registro');
+  await noEnglish();
+  await expectAccessible(page);
+  await page.goto(RECORD_PATH);
+  await expect(page.getByRole('heading', { level: 1, name: 'Registro' })).toBeVisible();
+  const entry = page.getByTestId('history-entry').first();
+  await expect(entry).toContainText('Modificado');
+  await expect(entry.getByTestId('history-people')).toHaveText(`Preparado por ${ANALYST}, aprobado por ${CHECKER}`);
+  await expect(entry.getByTestId('history-field')).toHaveText(`antes: ${BRANCH.address_line1} → después: ${MOVED}`);
+  await page.getByRole('button', { name: 'Modificar este registro' }).click();
+  await expect(page.getByRole('button', { name: 'Preparar el cambio' })).toBeVisible();
+  await noEnglish();
+  await expectAccessible(page);
   await context.close();
 });

@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import { expect, typeLikeAPerson } from './fixtures';
+
+// The operations desk's e2e helpers, shared by its specs: accounts made the documented way, a sign-in typed as a
+// person does, a signed-in browser, and the Spanish catalogue's check for English text.
+
+export const DESK_PASSWORD = 'correct horse battery staple';
+
+/** An ops account, made the documented way: `npm run ops-user`, the password from stdin, on the e2e data. */
+export function addAccount(name: string, roles: string[]) {
+  try {
+    execFileSync(
+      'npx',
+      ['tsx', 'scripts/ops-user.ts', 'add', name, ...roles.flatMap((role) => ['--role', role]), '--password-stdin'],
+      { input: `${DESK_PASSWORD}\n`, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR }, stdio: 'pipe' },
+    );
+  } catch (error) {
+    // A retry of the test finds the accounts its first attempt made (same name, roles and password).
+    if (!String((error as { stderr?: Buffer }).stderr ?? '').includes('already exists')) throw error;
+  }
+}
+
+/** Signs in on the desk as a person does: the field has the focus at once; typed with pauses. */
+export async function deskSignIn(page: Page, name: string) {
+  await page.goto('/ops');
+  const user = page.getByLabel('User name');
+  await expect(user).toBeFocused();
+  await page.keyboard.type(name.slice(0, 4), { delay: 80 });
+  await page.waitForTimeout(250);
+  await page.keyboard.type(name.slice(4), { delay: 90 });
+  await typeLikeAPerson(page.getByLabel('Password'), [DESK_PASSWORD.slice(0, 8), DESK_PASSWORD.slice(8)]);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('ops-user')).toContainText(name);
+}
+
+/** A browser of its own, signed in to the desk. */
+export async function newDesk(browser: Browser, name: string, width = 1280) {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US' });
+  const page = await context.newPage();
+  await deskSignIn(page, name);
+  return { context, page };
+}
+
+export type Messages = Record<string, unknown>;
+export const catalogue = (code: string) =>
+  JSON.parse(readFileSync(join(process.cwd(), 'src', 'portal', 'locales', `${code}.json`), 'utf8')) as Messages;
+
+/** Every English text of a block that Spanish says otherwise, cut at its placeholders. */
+export function englishTexts(en: unknown, es: unknown): string[] {
+  if (typeof en === 'string')
+    return en === es
+      ? []
+      : en
+          .split(/\{\{\w+\}\}/)
+          .map((part) => part.trim())
+          .filter((part) => part.length >= 8);
+  if (en && typeof en === 'object')
+    return Object.entries(en).flatMap(([key, value]) => englishTexts(value, (es as Record<string, unknown>)?.[key]));
+  return [];
+}
