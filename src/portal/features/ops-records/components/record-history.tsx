@@ -82,14 +82,16 @@ function HistoryEntry({ entry }: { entry: RecordHistoryEntry }) {
           </Typography>
         )}
         <Typography variant="body2" component="div" sx={{ overflowWrap: 'anywhere' }} data-testid="history-file">
-          {t('ops.records.history.file')} {entry.fileName}
-          <Box component="span" sx={{ display: 'inline-block', whiteSpace: 'nowrap' }}>
-            {' · SHA-256 '}
+          <div>
+            {t('ops.records.history.file')} {entry.fileName}
+          </div>
+          <div>
+            SHA-256{' '}
             <Box component="code" title={entry.fileSha256} data-sha256={entry.fileSha256}>
               {entry.fileSha256.slice(0, 12)}…
             </Box>
             <CopyButton value={entry.fileSha256} label="SHA-256" />
-          </Box>
+          </div>
         </Typography>
         <Box component="dl" sx={fieldGridSx} data-testid="history-fields">
           {shown.map((name) => (
