@@ -1,9 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { expect, typeLikeAPerson } from './fixtures';
 
-// The operations desk's people in the e2e suite: their accounts, made the documented way (`npm run ops-user`,
-// the password from stdin, on the e2e server's data), and their sign-in, typed with pauses.
+// The operations desk's e2e helpers, shared by its specs: accounts made the documented way (`npm run ops-user`,
+// the password from stdin, on the e2e server's data), a sign-in typed as a person does, a signed-in browser, and
+// the Spanish catalogue's check for English text.
 
 export const DESK_PASSWORD = 'correct horse battery staple';
 
@@ -34,9 +37,31 @@ export async function deskSignIn(page: Page, name: string, { password = DESK_PAS
 }
 
 /** A desk person in a browser context of their own (a second person: another context). */
-export async function newDesk(browser: Browser, name: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+export async function newDesk(
+  browser: Browser,
+  name: string,
+  width = 1280,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US' });
   const page = await context.newPage();
   await deskSignIn(page, name);
   return { context, page };
+}
+
+export type Messages = Record<string, unknown>;
+export const catalogue = (code: string) =>
+  JSON.parse(readFileSync(join(process.cwd(), 'src', 'portal', 'locales', `${code}.json`), 'utf8')) as Messages;
+
+/** Every English text of a block that Spanish says otherwise, cut at its placeholders. */
+export function englishTexts(en: unknown, es: unknown): string[] {
+  if (typeof en === 'string')
+    return en === es
+      ? []
+      : en
+          .split(/\{\{\w+\}\}/)
+          .map((part) => part.trim())
+          .filter((part) => part.length >= 8);
+  if (en && typeof en === 'object')
+    return Object.entries(en).flatMap(([key, value]) => englishTexts(value, (es as Record<string, unknown>)?.[key]));
+  return [];
 }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { csvRows } from '../src/testing/csv-rows';
-import { addAccount, deskSignIn, DESK_PASSWORD as PASSWORD, newDesk } from './desk';
 import { docsScreenshot, expect, expectAccessible, signIn, test, typeLikeAPerson } from './fixtures';
+import { DESK_PASSWORD, addAccount, catalogue, deskSignIn, englishTexts, newDesk } from './desk';
 
 // Issue #24, "Must show": the operations desk in the browser, as its people use it. A maker (who also holds
 // the checker role: the four-eyes rule refuses their own change whatever their roles) uploads a Bangladesh
@@ -23,6 +23,7 @@ const HEADER = BD_FILE.split('\n', 1)[0];
 const COLUMNS = HEADER.split(',');
 const bd = csvRows(Buffer.from(BD_FILE));
 
+const PASSWORD = DESK_PASSWORD;
 const MAKER = 'desk-maker';
 const CHECKER = 'desk-checker';
 const ADMIN = 'desk-admin';
@@ -336,23 +337,6 @@ test('the desk at 360 px: inbox, upload, a change, history', async ({ browser })
   await expectAccessible(page);
   await context.close();
 });
-
-type Messages = Record<string, unknown>;
-const catalogue = (code: string) =>
-  JSON.parse(readFileSync(join(process.cwd(), 'src', 'portal', 'locales', `${code}.json`), 'utf8')) as Messages;
-/** Every English text of the desk's block that Spanish says otherwise, cut at its placeholders. */
-function englishTexts(en: unknown, es: unknown): string[] {
-  if (typeof en === 'string')
-    return en === es
-      ? []
-      : en
-          .split(/\{\{\w+\}\}/)
-          .map((part) => part.trim())
-          .filter((part) => part.length >= 8);
-  if (en && typeof en === 'object')
-    return Object.entries(en).flatMap(([key, value]) => englishTexts(value, (es as Record<string, unknown>)?.[key]));
-  return [];
-}
 
 test('the desk in Spanish: every screen without English text, axe clean', async ({ browser }) => {
   const es = catalogue('es').ops as Record<string, Record<string, string>>;

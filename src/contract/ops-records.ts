@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { changeKind, opsPage } from './ops-changes';
 
+export { parseRecordKey, recordKeyOf } from './record-key';
+
 // The published records as the operations desk reads them: a search over what is served (branches, head
 // offices, agents) and one record's page with its whole life — every published version that added, changed or
 // removed it. Shared by the desk's routes (/v1/ops/records) and the portal.
@@ -87,19 +89,3 @@ export const recordPage = z.object({
   history: z.array(recordHistoryEntry),
 });
 export type RecordPage = z.infer<typeof recordPage>;
-
-/**
- * A record's key in a URL (recordKey above): each part percent-encoded, `~` too, joined with `~`.
- * The inverse of parseRecordKey.
- */
-export const recordKeyOf = (parts: readonly string[]): string =>
-  parts.map((part) => encodeURIComponent(part).replace(/~/g, '%7E')).join('~');
-
-/** A URL key's parts, or null when a part is not well-formed percent-encoding. */
-export function parseRecordKey(key: string): string[] | null {
-  try {
-    return key.split('~').map((part) => decodeURIComponent(part));
-  } catch {
-    return null;
-  }
-}

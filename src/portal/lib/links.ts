@@ -1,4 +1,6 @@
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../contract/constants';
+import type { ChangeKind } from '../../contract/ops-changes';
+import { recordKeyOf } from '../../contract/record-key';
 import { withQuery } from './api-client';
 import { paths } from './paths';
 
@@ -26,3 +28,10 @@ export const agentSearchLink = (to: { receivingCountry: string; deliveryMode: st
 /** The code lookup screen for a code, keeping the app bar's receiving country and delivery mode. */
 export const codeLookupLink = (code: string, selection: { receivingCountry?: string; deliveryMode?: string }) =>
   withQuery(paths.code, { code, ...selection });
+
+/** A published record's page inside the operations desk (its routes are nested under /ops): `key` as answered. */
+export const recordPath = (kind: ChangeKind, key: string) => `/records/${kind}/${encodeURIComponent(key)}`;
+
+/** The same page from a teller screen, by the record's natural key (record-key.ts). */
+export const deskRecordLink = (kind: ChangeKind, parts: readonly string[]) =>
+  `${paths.ops}${recordPath(kind, recordKeyOf(parts))}`;

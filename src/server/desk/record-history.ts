@@ -51,4 +51,4 @@ export async function readRecordHistory(db: DeskDb, kind: ChangeKind, parts: str
   }));
 }
 
-export { parseRecordKey, recordKeyOf } from '../../contract/ops-records';
+export { parseRecordKey, recordKeyOf } from '../../contract/record-key';

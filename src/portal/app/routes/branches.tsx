@@ -12,6 +12,8 @@ import { useReceivingCountries } from '../../features/receiving-selector/api/get
 import { PayoutCurrency } from '../../features/receiving-selector/components/payout-currency';
 import { SlipButton } from '../../features/customer-slip/slip-button';
 import { ReportButton } from '../../features/teller-report/report-button';
+import { OpenInDesk, branchRecordParts } from '../../features/ops-records/components/open-in-desk';
+import { useSession } from '../../features/ops-session/api/get-session';
 import { ProblemAlert } from '../../components/ui/problem-alert';
 import { ChooseSelection, Screen } from '../../components/ui/screen';
 import { useDetailParam, useReceivingSelection } from '../../lib/url-state';
@@ -72,6 +74,8 @@ export default function BranchesScreen() {
   // A branch's detail (`branch=` in the URL) opens over the screen, whatever the finder shows.
   const detail = useDetailParam('branch');
   const slip = useDetailParam('slip');
+  // Operations staff with a desk session in this browser get a link to the record's desk page (none asked else).
+  const deskSession = useSession();
   const isAccountTransfer = Number(deliveryMode) === ACCOUNT_TRANSFER_TO_OTHER_BANK;
   const countries = useReceivingCountries();
   const headOffices = usePayoutNetworks(
@@ -141,6 +145,16 @@ export default function BranchesScreen() {
                   country={countries.data?.data.find((c) => c.code === branch.receivingCountry) ?? {}}
                 />
                 <ReportButton subject={{ kind: 'branch', branch }} />
+                {deskSession.data && (
+                  <OpenInDesk
+                    kind="branches"
+                    parts={branchRecordParts({
+                      ...branch,
+                      country: branch.receivingCountry,
+                      addressLine1: branch.branchLocation,
+                    })}
+                  />
+                )}
               </>
             )}
           />

@@ -1,6 +1,6 @@
 import type { Agent, BranchDetail } from '../../../contract';
 import type { ChangeKind } from '../../../contract/ops-changes';
-import { recordKeyOf } from '../../../contract/ops-records';
+import { recordKeyOf } from '../../../contract/record-key';
 
 /** What a teller reports on: the branch of the branch view, or a row of the agent list. */
 export type ReportSubject = { kind: 'branch'; branch: BranchDetail } | { kind: 'agent'; agent: Agent };

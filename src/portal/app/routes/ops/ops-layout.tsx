@@ -19,6 +19,7 @@ export const OPS_SCREENS: { path: string; label: string; roles?: OpsRole[] }[] =
   { path: '/inbox', label: 'ops.nav.inbox' },
   { path: '/mine', label: 'ops.nav.mine', roles: ['maker'] },
   { path: '/upload', label: 'ops.nav.upload', roles: ['maker'] },
+  { path: '/records', label: 'ops.nav.records' },
   { path: '/reports', label: 'ops.nav.reports' },
   { path: '/history', label: 'ops.nav.history' },
   { path: '/quality', label: 'ops.nav.quality' },

@@ -9,7 +9,11 @@ import { ChangeScreen } from '../../../features/ops-changes/components/change-sc
 import { UploadForm } from '../../../features/ops-changes/components/upload-form';
 import { VersionHistory } from '../../../features/ops-history/components/version-history';
 import { QualityReport } from '../../../features/ops-quality/components/quality-report';
+import { RecordReports } from '../../../features/ops-reports/components/record-reports';
 import { ReportQueue } from '../../../features/ops-reports/components/report-queue';
+import { kindOf } from '../../../features/ops-records/components/record-search';
+import { RecordScreen } from '../../../features/ops-records/components/record-screen';
+import { RecordsScreen } from '../../../features/ops-records/components/records-screen';
 
 // The desk's screens once signed in: a chunk of their own, so the sign-in screen (what every visit to /ops
 // loads first) does not download them.
@@ -38,6 +42,16 @@ export default function OpsScreens({ user }: { user: User }) {
       <Route path="/changes/:id">
         <Screen title={t('ops.change.title')} purpose={t('ops.change.purpose')}>
           <ChangeRoute user={user} />
+        </Screen>
+      </Route>
+      <Route path="/records">
+        <Screen title={t('ops.records.title')} purpose={t('ops.records.purpose')}>
+          <RecordsScreen user={user} />
+        </Screen>
+      </Route>
+      <Route path="/records/:kind/:key">
+        <Screen title={t('ops.records.recordTitle')} purpose={t('ops.records.recordPurpose')}>
+          <RecordRoute user={user} />
         </Screen>
       </Route>
       <Route path="/reports">
@@ -75,4 +89,17 @@ export default function OpsScreens({ user }: { user: User }) {
 function ChangeRoute({ user }: { user: User }) {
   const { id } = useParams<{ id: string }>();
   return <ChangeScreen key={id} id={id} user={user} />;
+}
+
+function RecordRoute({ user }: { user: User }) {
+  const { kind, key } = useParams<{ kind: string; key: string }>();
+  return (
+    <RecordScreen
+      key={`${kind}/${key}`}
+      kind={kindOf(kind)}
+      recordKey={key}
+      user={user}
+      reports={key && <RecordReports kind={kindOf(kind)} recordKey={key} />}
+    />
+  );
 }

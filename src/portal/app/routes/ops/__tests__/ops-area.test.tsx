@@ -41,7 +41,7 @@ it('refuses a wrong password, then signs a maker in: maker screens, no accounts;
     within(nav)
       .getAllByRole('tab')
       .map((tab) => tab.textContent),
-  ).toEqual(['Inbox', 'My changes', 'Upload', 'Reports', 'History', 'Data quality', 'Audit']);
+  ).toEqual(['Inbox', 'My changes', 'Upload', 'Records', 'Reports', 'History', 'Data quality', 'Audit']);
   // The screens behind the sign-in are a chunk of their own, fetched once signed in.
   expect(await screen.findByRole('heading', { level: 1, name: 'Inbox' })).toBeTruthy();
 
