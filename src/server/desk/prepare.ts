@@ -229,6 +229,8 @@ export async function buildChange(
   bytes: Uint8Array,
   fileName: string,
   served: DataSet,
+  /** The SHA-256 of the file as uploaded (tellers are told it; `bytes` may be its import-format copy). */
+  uploadedSha256?: string,
 ): Promise<DataSet | null> {
   const definition = KIND_DEFINITIONS[kind] as ImportKindDefinition<unknown>;
   const read = await readFileRecords(bytes, kind, undefined, { fileName });
@@ -241,7 +243,7 @@ export async function buildChange(
         )
       : validateRecords(definition, read.records, definition.prepare(served));
   if (verdict.rowsBad > 0) return null;
-  const sha256 = await sha256Of(bytes);
+  const sha256 = uploadedSha256 || (await sha256Of(bytes));
   const built = definition
     .prepare(served)
     .build(goodRows<unknown>(read.records, verdict.good), { kind, file: fileName, sha256, rows: verdict.rowsValid });

@@ -4,6 +4,7 @@ import { opsRoutes } from './ops-operation';
 import { qualityOperations } from './quality';
 import { recordOperations } from './records';
 import { sessionOperations } from './session';
+import { versionOperations } from './versions';
 
 /**
  * Every operation of the operations desk (/v1/ops), in the order of the API reference: the routes, the OpenAPI
@@ -13,6 +14,7 @@ export const OPS_OPERATIONS = [
   ...sessionOperations,
   ...accountOperations,
   ...changeOperations,
+  ...versionOperations,
   ...qualityOperations,
   ...recordOperations,
 ];
