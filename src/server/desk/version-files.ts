@@ -122,6 +122,11 @@ const CONTENT_TYPES: Record<string, string> = {
   txt: 'text/plain; charset=utf-8',
 };
 
+/** The media types a version's file is sent as. */
+export const VERSION_FILE_TYPES = [
+  ...new Set([...Object.values(CONTENT_TYPES), 'application/octet-stream'].map((t) => t.split(';')[0])),
+];
+
 /** The content type a file name's extension says; any other: bytes. */
 export const contentTypeOf = (fileName: string) =>
   CONTENT_TYPES[/\.([^.]+)$/.exec(fileName)?.[1]?.toLowerCase() ?? ''] ?? 'application/octet-stream';

@@ -3,7 +3,13 @@ import { versionCompareQuery, versionComparison, versionIdParams } from '../../.
 import { deskDbOf } from '../../../desk/db';
 import { releaseNoteOf } from '../../../desk/release-note';
 import { compareVersions } from '../../../desk/version-compare';
-import { attachment, contentTypeOf, originalFileOf, versionDataOf } from '../../../desk/version-files';
+import {
+  VERSION_FILE_TYPES,
+  attachment,
+  contentTypeOf,
+  originalFileOf,
+  versionDataOf,
+} from '../../../desk/version-files';
 import { defineOpsOperation } from './ops-operation';
 
 // Published versions to take away and compare: the original file, the data in the import format, a release note
@@ -42,7 +48,7 @@ export const versionOperations = [
     access: 'signedIn',
     params: versionIdParams,
     response: z.string().meta({ format: 'binary' }),
-    produces: 'application/octet-stream',
+    produces: VERSION_FILE_TYPES,
     errors: [KEPT_404],
     async handle({ app, reply, params }) {
       const file = await originalFileOf(deskDbOf(app.store), params.id);
