@@ -13,27 +13,38 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { DIFF_OPS, type ChangeDetail, type DiffEntry, type DiffOp } from '../../../../contract/ops-changes';
+import {
+  DIFF_OPS,
+  type ChangeDetail,
+  type DiffEntry,
+  type DiffOp,
+  type DiffSummary,
+} from '../../../../contract/ops-changes';
 import { fieldLabel } from '../../../components/ui/ops-format';
 import { OpsPagination } from '../../../components/ui/ops-pagination';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
 import { formatNumber } from '../../../lib/i18n';
-import { useDiff } from '../api/get-diff';
+import { useDiff, type DiffSource } from '../api/get-diff';
 
 // Read by screen readers only: "before" and "after" around the two values.
 const HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' } as const;
 
 const OP_COLOURS = { added: 'success', removed: 'error', changed: 'warning' } as const;
 
+/** What a difference shows: a change's, or two versions compared (its entries then read from `source`). */
+export type DiffSubject = Pick<ChangeDetail, 'id' | 'byBank'> & {
+  diff: Pick<DiffSummary, 'counts' | 'unchanged' | 'byCountry'> | null;
+};
+
 /**
  * What the change would do to the served data: counts per country and per bank, then the records added,
  * removed and changed by their natural key — a change field by field, before → after — filtered and paged.
  */
-export function DiffViewer({ change }: { change: ChangeDetail }) {
+export function DiffViewer({ change, source }: { change: DiffSubject; source?: DiffSource }) {
   const { t } = useTranslation();
   const [filters, setFilters] = useState<{ op?: DiffOp; country?: string; bankCode?: string }>({});
   const [page, setPage] = useState({ pageNumber: 1, pageSize: 25 });
-  const query = useDiff(change.id, { ...filters, ...page }, change.diff !== null);
+  const query = useDiff(change.id, { ...filters, ...page }, change.diff !== null, source);
   const setFilter = (next: typeof filters) => {
     setFilters((current) => ({ ...current, ...next }));
     setPage((p) => ({ ...p, pageNumber: 1 }));
