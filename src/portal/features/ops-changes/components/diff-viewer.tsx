@@ -26,8 +26,17 @@ import { OpsQueryState } from '../../../components/ui/ops-query-state';
 import { formatNumber } from '../../../lib/i18n';
 import { useDiff, type DiffSource } from '../api/get-diff';
 
-// Read by screen readers only: "before" and "after" around the two values.
-const HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' } as const;
+// Read by screen readers only: "before" and "after" around the two values. Placed at the corner of their
+// field (position: relative): at their place in the line they would widen a 360 px page past its edge.
+const HIDDEN = {
+  position: 'absolute',
+  top: 0,
+  left: 0,
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+} as const;
 
 const OP_COLOURS = { added: 'success', removed: 'error', changed: 'warning' } as const;
 
@@ -206,7 +215,12 @@ function FieldChange({ field, before, after }: { field: string; before?: string 
       <Typography component="dt" variant="body2" sx={{ fontWeight: 500 }}>
         {fieldLabel(field)}
       </Typography>
-      <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }} data-testid="field-change">
+      <Typography
+        component="dd"
+        variant="body2"
+        sx={{ m: 0, overflowWrap: 'anywhere', position: 'relative' }}
+        data-testid="field-change"
+      >
         <Box component="span" sx={HIDDEN}>
           {t('ops.diff.before')}{' '}
         </Box>
