@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { VersionComparison } from '../../../../contract/ops-versions';
 import { opsRequest, withQuery } from '../../../lib/api-client';
-import type { DiffSource } from '../../ops-changes/api/get-diff';
 
 // A version to take away (the browser downloads each with the session cookie) and two versions compared.
 
@@ -10,8 +9,8 @@ export const versionFileHref = (id: number) => withQuery(`${versionPath(id)}/fil
 export const versionDataHref = (id: number) => withQuery(`${versionPath(id)}/data.csv`);
 export const versionNoteHref = (id: number) => withQuery(`${versionPath(id)}/release-note.csv`);
 
-/** Where the diff viewer reads the compared entries, page by page. */
-export const comparisonSource = (from: number, to: number): DiffSource => ({
+/** Where a diff viewer reads the compared entries, page by page (the desk's diff viewer: its `source`). */
+export const comparisonSource = (from: number, to: number) => ({
   path: '/v1/ops/versions/compare',
   query: { from, to },
 });

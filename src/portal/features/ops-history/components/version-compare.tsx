@@ -5,17 +5,32 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import type { VersionSummary } from '../../../../contract/ops-changes';
+import type { ComponentType } from 'react';
+import type { DiffSummary, GroupCounts, VersionSummary } from '../../../../contract/ops-changes';
 import { formatTime } from '../../../components/ui/ops-format';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
-import { DiffViewer } from '../../ops-changes/components/diff-viewer';
 import { comparisonSource, useVersionComparison } from '../api/version-files';
+
+/**
+ * The desk's diff viewer (ops-changes), handed in where the screens are composed: the counts of a difference
+ * and where its entries are read, page by page.
+ */
+export type DiffViewerComponent = ComponentType<{
+  change: { id: string; byBank: GroupCounts[]; diff: Pick<DiffSummary, 'counts' | 'unchanged' | 'byCountry'> };
+  source: ReturnType<typeof comparisonSource>;
+}>;
 
 /**
  * Two kept versions of one kind compared in the desk's diff viewer: what publishing the later over the earlier
  * changes, record by record (the entries a change's difference has).
  */
-export function VersionCompare({ versions }: { versions: VersionSummary[] }) {
+export function VersionCompare({
+  versions,
+  diffViewer: DiffViewer,
+}: {
+  versions: VersionSummary[];
+  diffViewer: DiffViewerComponent;
+}) {
   const { t } = useTranslation();
   const kept = versions.filter((v) => v.restorable);
   const [from, setFrom] = useState<number | ''>('');
@@ -81,12 +96,20 @@ export function VersionCompare({ versions }: { versions: VersionSummary[] }) {
           </Button>
         </Stack>
       )}
-      {compared && <Comparison key={`${compared.from}-${compared.to}`} {...compared} />}
+      {compared && <Comparison key={`${compared.from}-${compared.to}`} {...compared} diffViewer={DiffViewer} />}
     </Stack>
   );
 }
 
-function Comparison({ from, to }: { from: number; to: number }) {
+function Comparison({
+  from,
+  to,
+  diffViewer: DiffViewer,
+}: {
+  from: number;
+  to: number;
+  diffViewer: DiffViewerComponent;
+}) {
   const { t } = useTranslation();
   const query = useVersionComparison(from, to);
   return (

@@ -21,7 +21,7 @@ import { formatTime } from '../../../components/ui/ops-format';
 import { formatNumber } from '../../../lib/i18n';
 import { useVersions } from '../api/get-versions';
 import { useStageRollback } from '../api/stage-rollback';
-import { VersionCompare } from './version-compare';
+import { VersionCompare, type DiffViewerComponent } from './version-compare';
 import { VersionDownloads } from './version-downloads';
 
 /**
@@ -29,7 +29,14 @@ import { VersionDownloads } from './version-downloads';
  * served after it and what it changed. A checker rolls back to a kept version: that stages a change (diffed,
  * then approved by another checker), it does not publish anything by itself.
  */
-export function VersionHistory({ user }: { user: { name: string; roles: OpsRole[] } }) {
+export function VersionHistory({
+  user,
+  diffViewer,
+}: {
+  user: { name: string; roles: OpsRole[] };
+  /** The desk's diff viewer, for two versions compared. */
+  diffViewer: DiffViewerComponent;
+}) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const [kind, setKind] = useState<ChangeKind | ''>('');
@@ -95,7 +102,7 @@ export function VersionHistory({ user }: { user: { name: string; roles: OpsRole[
       {query.data && query.data.pagination.totalItems > 0 && (
         <OpsPagination pagination={query.data.pagination} onChange={(next) => setPage((p) => ({ ...p, ...next }))} />
       )}
-      <VersionCompare versions={comparable.data?.data ?? []} />
+      <VersionCompare versions={comparable.data?.data ?? []} diffViewer={diffViewer} />
     </Stack>
   );
 }
