@@ -223,6 +223,7 @@ export const versionSummary = z.object({
   dataVersion: z.string(),
   /** Whether its snapshot is kept (within retention): only then can it be rolled back to. */
   restorable: z.boolean(),
+  rollbackOf: z.number().int().nullable().meta({ description: 'The version a rollback restored; null otherwise.' }),
 });
 export type VersionSummary = z.infer<typeof versionSummary>;
 

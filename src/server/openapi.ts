@@ -201,7 +201,12 @@ function opsOperation(operation: OpsOperation): ZodOpenApiOperationObject {
   responses[success] =
     response === null
       ? { description: 'Done (no content).' }
-      : { description: 'Success', content: { [produces ?? 'application/json']: { schema: response } } };
+      : {
+          description: 'Success',
+          content: Object.fromEntries(
+            [produces ?? 'application/json'].flat().map((type) => [type, { schema: response }]),
+          ),
+        };
   return {
     operationId,
     summary,

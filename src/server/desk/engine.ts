@@ -35,6 +35,8 @@ import { type StageOptions as StagingOptions, type StagedChange } from './prepar
 import { KEEP_FILE_SQL } from './kept-file';
 import { recordHistoryOf } from './record-history';
 import { shownScope, type StoredScope } from './scope';
+import { untouchedCountries } from './kept-sources';
+import { keepOriginal, pruneOriginals } from './version-files';
 import {
   PUBLISH_IN_WORKER_FROM_GZ_BYTES,
   insertVersion,
@@ -330,6 +332,7 @@ export class DeskEngine implements ChangeDesk {
           ? Buffer.from(staged.keptGz.buffer, staged.keptGz.byteOffset, staged.keptGz.byteLength)
           : await this.keptGzip(staged),
       ]);
+    if (keepFile) await keepOriginal(this.db, id, source, staged.kept);
     crashPoint('staging-saving');
     // Staged by its holder only (a staging, a re-diff on approval or after an interrupted publish).
     const saved = await this.db.run(
@@ -651,7 +654,9 @@ export class DeskEngine implements ChangeDesk {
       if (version !== row.base_version) await this.restale(actor, id, summary.kind);
       const gz = await this.keptGzipOf(id);
       const scope = json<StoredScope>(row.scope);
-      const job = { kind: summary.kind, gz, fileName: summary.fileName, expectedVersion: version, scope };
+      const { kind, fileName, sha256, countries } = summary;
+      const untouched = summary.rollbackOf === null ? [] : untouchedCountries(countries, summary.diff);
+      const job = { kind, gz, fileName, sha256, untouched, expectedVersion: version, scope };
       const outcome = await publishChange(
         this.store,
         { ...job, changeId: id, owner: this.leases.owner, leaseMs: this.leases.ms },
@@ -872,6 +877,7 @@ export class DeskEngine implements ChangeDesk {
     const snapshots = (await db.all(`SELECT snapshot_id ${beyond} AND snapshot_id IS NOT NULL`, params)).map(
       (r) => r.snapshot_id,
     );
+    await pruneOriginals(db, beyond, params);
     await db.run(`DELETE ${beyond}`, params);
     if (snapshots.length > 0)
       await db.run(`DELETE FROM desk_snapshots WHERE id IN (${snapshots.map(() => '?').join(', ')})`, snapshots);
@@ -884,7 +890,9 @@ export class DeskEngine implements ChangeDesk {
     const [{ n }] = await this.db.all(`SELECT count(*) AS n FROM desk_versions ${filter}`, params);
     const rows = await this.db.all(
       `SELECT id, kind, change_id, staged_by, approved_by, published_at, file_name, sha256, rows, countries, summary,
-         data_version, snapshot_id IS NOT NULL AS restorable FROM desk_versions ${filter} ORDER BY id DESC LIMIT ? OFFSET ?`,
+         data_version, snapshot_id IS NOT NULL AS restorable,
+         (SELECT rollback_of FROM desk_changes c WHERE c.id = change_id) AS rollback_of
+       FROM desk_versions ${filter} ORDER BY id DESC LIMIT ? OFFSET ?`,
       [...params, query.pageSize, (query.pageNumber - 1) * query.pageSize],
     );
     return page(
@@ -904,6 +912,7 @@ export class DeskEngine implements ChangeDesk {
         diff: json<DiffSummary>(r.summary),
         dataVersion: String(r.data_version),
         restorable: Boolean(r.restorable),
+        rollbackOf: r.rollback_of === null || r.rollback_of === undefined ? null : Number(r.rollback_of),
       })),
       Number(n),
       query.pageNumber,

@@ -242,6 +242,8 @@ export async function buildChange(
   fileName: string,
   served: DataSet,
   scope: StoredScope | null = null,
+  /** The SHA-256 of the file as uploaded (tellers are told it; `bytes` may be its import-format copy). */
+  uploadedSha256?: string,
 ): Promise<DataSet | null> {
   const definition = KIND_DEFINITIONS[kind] as ImportKindDefinition<unknown>;
   const scoped = new ScopedFile(kind, scope, served);
@@ -260,7 +262,7 @@ export async function buildChange(
         )
       : validateRecords(definition, read.records, definition.prepare(served));
   if (verdict.rowsBad > 0) return null;
-  const sha256 = await sha256Of(bytes);
+  const sha256 = uploadedSha256 || (await sha256Of(bytes));
   const good = goodRows<unknown>(read.records, verdict.good);
   const countries = scoped.countries(good.map((row) => (row.record as Record<string, string>).country));
   const rows = scoped.effective(good, countries);

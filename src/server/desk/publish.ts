@@ -13,6 +13,7 @@ import { rowsOfKind } from './diff';
 import type { RemovalLedger } from './removal-ledger';
 import { KEEP_SNAPSHOT_SQL } from './kept-file';
 import { buildChange } from './prepare';
+import { keepSources } from './kept-sources';
 import type { StoredScope } from './scope';
 import { crashPoint } from './recovery';
 
@@ -51,6 +52,10 @@ export interface PublishJob {
   /** The change's kept file (import format), gzip-compressed as kept: unpacked where the rows are read. */
   gz: Uint8Array;
   fileName: string;
+  /** The SHA-256 of the file as uploaded: the data sources name it, as the change and its version do. */
+  sha256?: string;
+  /** Branch countries the change leaves as they were (a rollback's): they keep their source (kept-sources.ts). */
+  untouched?: string[];
   /** The data version the change was diffed against: nothing is written if another is served. */
   expectedVersion: string;
   /** The change's scope (scope.ts): the effective file is made again against what is served. */
@@ -84,7 +89,7 @@ export async function versionContentOf(
   return { rows: rowsOfKind(kind, dataSet), snapshotId: Number(row.id) };
 }
 
-type VersionRow = Omit<VersionSummary, 'id' | 'restorable'> & {
+type VersionRow = Omit<VersionSummary, 'id' | 'restorable' | 'rollbackOf'> & {
   snapshotId: number;
   /** The removal guard's ledger after this version (removal-ledger.ts); none for a baseline. */
   ledger: RemovalLedger | null;
@@ -151,8 +156,9 @@ export async function keepBaseline(
 export async function publishOn(store: LookupStore, job: PublishJob): Promise<PublishOutcome> {
   const { dataSet: served, version } = await store.readDataSet();
   if (version !== job.expectedVersion) return { type: 'changed' };
-  const next = await buildChange(job.kind, await gunzip(job.gz), job.fileName, served, job.scope ?? null);
-  if (!next) return { type: 'invalid' };
+  const built = await buildChange(job.kind, await gunzip(job.gz), job.fileName, served, job.scope ?? null, job.sha256);
+  if (!built) return { type: 'invalid' };
+  const next = keepSources(job.kind, served, built, job.untouched ?? []);
   await keepBaseline(store, job.kind, served, job.changeId, new Date().toISOString());
   crashPoint('publish-before-swap');
   try {

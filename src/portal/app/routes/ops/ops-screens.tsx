@@ -6,6 +6,7 @@ import { AccountList } from '../../../features/ops-accounts/components/account-l
 import { AuditLog } from '../../../features/ops-audit/components/audit-log';
 import { ChangeList } from '../../../features/ops-changes/components/change-list';
 import { ChangeScreen } from '../../../features/ops-changes/components/change-screen';
+import { DiffViewer } from '../../../features/ops-changes/components/diff-viewer';
 import { UploadForm } from '../../../features/ops-changes/components/upload-form';
 import { VersionHistory } from '../../../features/ops-history/components/version-history';
 import { QualityReport } from '../../../features/ops-quality/components/quality-report';
@@ -61,7 +62,7 @@ export default function OpsScreens({ user }: { user: User }) {
       </Route>
       <Route path="/history">
         <Screen title={t('ops.history.title')} purpose={t('ops.history.purpose')}>
-          <VersionHistory user={user} />
+          <VersionHistory user={user} diffViewer={DiffViewer} />
         </Screen>
       </Route>
       <Route path="/quality">

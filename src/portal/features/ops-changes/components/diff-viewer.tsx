@@ -14,24 +14,41 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { DIFF_OPS, type ChangeDetail, type DiffEntry, type DiffOp } from '../../../../contract/ops-changes';
+import {
+  DIFF_OPS,
+  type ChangeDetail,
+  type DiffEntry,
+  type DiffOp,
+  type DiffSummary,
+} from '../../../../contract/ops-changes';
 import { fieldLabel } from '../../../components/ui/ops-format';
 import { OpsPagination } from '../../../components/ui/ops-pagination';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
 import { formatNumber } from '../../../lib/i18n';
-import { useDiff } from '../api/get-diff';
+import { useDiff, type DiffSource } from '../api/get-diff';
 
-// Read by screen readers only: "before" and "after" around the two values.
-const HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' } as const;
+// Read by screen readers only: "before" and "after" around the two values. Placed at the corner of their
+// field (position: relative): at their place in the line they would widen a 360 px page past its edge.
+const HIDDEN = {
+  position: 'absolute',
+  top: 0,
+  left: 0,
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+} as const;
 
 const OP_COLOURS = { added: 'success', removed: 'error', changed: 'warning' } as const;
 
-/**
- * What the change would do to the served data: counts per country and per bank, then the records added,
- * removed and changed by their natural key — a change field by field, before → after — filtered and paged.
- */
+/** What a difference shows: a change's, or two versions compared (its entries then read from `source`). */
+export type DiffSubject = Pick<ChangeDetail, 'id' | 'byBank'> &
+  Partial<Pick<ChangeDetail, 'scope'>> & {
+    diff: Pick<DiffSummary, 'counts' | 'unchanged' | 'byCountry'> | null;
+  };
+
 /** What the change may add, change or remove, in words. */
-function scopeLine({ scope }: ChangeDetail, t: TFunction): string {
+function scopeLine({ scope }: DiffSubject, t: TFunction): string {
   if (!scope) return t('ops.diff.scopeWhole');
   if ('mode' in scope) return t('ops.diff.scopeUpsert');
   return scope.bankCode
@@ -39,11 +56,16 @@ function scopeLine({ scope }: ChangeDetail, t: TFunction): string {
     : t('ops.diff.scopeCountry', { country: scope.country });
 }
 
-export function DiffViewer({ change }: { change: ChangeDetail }) {
+/**
+ * What the change would do to the served data: counts per country and per bank, then the records added,
+ * removed and changed by their natural key — a change field by field, before → after — filtered and paged.
+ */
+
+export function DiffViewer({ change, source }: { change: DiffSubject; source?: DiffSource }) {
   const { t } = useTranslation();
   const [filters, setFilters] = useState<{ op?: DiffOp; country?: string; bankCode?: string }>({});
   const [page, setPage] = useState({ pageNumber: 1, pageSize: 25 });
-  const query = useDiff(change.id, { ...filters, ...page }, change.diff !== null);
+  const query = useDiff(change.id, { ...filters, ...page }, change.diff !== null, source);
   const setFilter = (next: typeof filters) => {
     setFilters((current) => ({ ...current, ...next }));
     setPage((p) => ({ ...p, pageNumber: 1 }));
@@ -63,9 +85,11 @@ export function DiffViewer({ change }: { change: ChangeDetail }) {
           unchanged: formatNumber(change.diff.unchanged),
         })}
       </Typography>
-      <Typography variant="body2" data-testid="change-scope">
-        {scopeLine(change, t)}
-      </Typography>
+      {change.scope !== undefined && (
+        <Typography variant="body2" data-testid="change-scope">
+          {scopeLine(change, t)}
+        </Typography>
+      )}
       <CountsTable label={t('ops.diff.byCountry')} groups={byCountry} withBank={false} />
       {change.byBank.length > 0 && <CountsTable label={t('ops.diff.byBank')} groups={change.byBank} withBank />}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
@@ -208,7 +232,12 @@ function FieldChange({ field, before, after }: { field: string; before?: string 
       <Typography component="dt" variant="body2" sx={{ fontWeight: 500 }}>
         {fieldLabel(field)}
       </Typography>
-      <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }} data-testid="field-change">
+      <Typography
+        component="dd"
+        variant="body2"
+        sx={{ m: 0, overflowWrap: 'anywhere', position: 'relative' }}
+        data-testid="field-change"
+      >
         <Box component="span" sx={HIDDEN}>
           {t('ops.diff.before')}{' '}
         </Box>

@@ -21,18 +21,29 @@ import { formatTime } from '../../../components/ui/ops-format';
 import { formatNumber } from '../../../lib/i18n';
 import { useVersions } from '../api/get-versions';
 import { useStageRollback } from '../api/stage-rollback';
+import { VersionCompare, type DiffViewerComponent } from './version-compare';
+import { VersionDownloads } from './version-downloads';
 
 /**
  * Every published version, newest first: who staged and approved it, when, the file and its SHA-256, the rows
  * served after it and what it changed. A checker rolls back to a kept version: that stages a change (diffed,
  * then approved by another checker), it does not publish anything by itself.
  */
-export function VersionHistory({ user }: { user: { name: string; roles: OpsRole[] } }) {
+export function VersionHistory({
+  user,
+  diffViewer,
+}: {
+  user: { name: string; roles: OpsRole[] };
+  /** The desk's diff viewer, for two versions compared. */
+  diffViewer: DiffViewerComponent;
+}) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const [kind, setKind] = useState<ChangeKind | ''>('');
   const [page, setPage] = useState({ pageNumber: 1, pageSize: 25 });
   const query = useVersions({ kind: kind || undefined, ...page });
+  // The kept versions to compare, whatever page the table shows (a kind keeps DESK_VERSIONS_KEPT of them).
+  const comparable = useVersions({ kind: kind || undefined, pageNumber: 1, pageSize: 100 });
   const rollback = useStageRollback();
   const canRollBack = user.roles.includes('checker');
   return (
@@ -91,6 +102,7 @@ export function VersionHistory({ user }: { user: { name: string; roles: OpsRole[
       {query.data && query.data.pagination.totalItems > 0 && (
         <OpsPagination pagination={query.data.pagination} onChange={(next) => setPage((p) => ({ ...p, ...next }))} />
       )}
+      <VersionCompare versions={comparable.data?.data ?? []} diffViewer={diffViewer} />
     </Stack>
   );
 }
@@ -126,8 +138,13 @@ function VersionRow({
         ) : (
           version.fileName
         )}
+        {version.rollbackOf !== null && (
+          <Typography variant="body2" component="div" data-testid="rollback-of">
+            {t('ops.history.rollbackOf', { version: version.rollbackOf })}
+          </Typography>
+        )}
         <Typography variant="caption" component="div" color="text.secondary" sx={{ fontFamily: 'monospace' }}>
-          SHA-256 {version.sha256.slice(0, 16)}…
+          SHA-256 <span title={version.sha256}>{version.sha256.slice(0, 16)}…</span>
         </Typography>
       </TableCell>
       <TableCell align="right">{formatNumber(version.rows)}</TableCell>
@@ -141,11 +158,14 @@ function VersionRow({
           : '—'}
       </TableCell>
       <TableCell>
-        {canRollBack && version.restorable && (
-          <Button size="small" variant="outlined" loading={pending} onClick={onRollBack}>
-            {t('ops.history.rollBack', { version: version.id })}
-          </Button>
-        )}
+        <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
+          <VersionDownloads version={version} />
+          {canRollBack && version.restorable && (
+            <Button size="small" variant="outlined" loading={pending} onClick={onRollBack}>
+              {t('ops.history.rollBack', { version: version.id })}
+            </Button>
+          )}
+        </Stack>
       </TableCell>
     </TableRow>
   );

@@ -5,6 +5,7 @@ import { qualityOperations } from './quality';
 import { recordOperations } from './records';
 import { reportOperations } from './reports';
 import { sessionOperations } from './session';
+import { versionOperations } from './versions';
 
 /**
  * Every operation of the operations desk (/v1/ops), in the order of the API reference: the routes, the OpenAPI
@@ -14,6 +15,7 @@ export const OPS_OPERATIONS = [
   ...sessionOperations,
   ...accountOperations,
   ...changeOperations,
+  ...versionOperations,
   ...qualityOperations,
   ...recordOperations,
   ...reportOperations,

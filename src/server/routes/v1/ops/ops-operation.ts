@@ -57,8 +57,8 @@ export interface OpsOperation<
   response: z.ZodType | null;
   /** The success status (200 unless said). */
   status?: 200 | 201 | 202 | 204;
-  /** The answer's media type when not JSON (a CSV download). */
-  produces?: 'text/csv';
+  /** The answer's media type when not JSON (a CSV download), or the types a file download may have. */
+  produces?: 'text/csv' | readonly string[];
   /** Statuses besides 400/401/403/429/500/503 this operation answers (documented). */
   errors?: { status: 404 | 409 | 413 | 415 | 422; description: string }[];
   /** The route's Fastify config (csrfExempt for the sign-in). */
