@@ -34,6 +34,8 @@ export const qualityFinding = z.object({
   field: z.string(),
   value: z.string().nullable(),
   detail: z.string(),
+  /** The record's key for its page (GET /v1/ops/records/{kind}/{key}); null for a bank (no record of its own). */
+  recordKey: z.string().nullable().optional(),
 });
 export type QualityFinding = z.infer<typeof qualityFinding>;
 
@@ -57,3 +59,17 @@ export type QualityReport = z.infer<typeof qualityReport>;
 
 /** The CSV download's columns, in order. */
 export const QUALITY_CSV_COLUMNS = ['check', 'record', 'country', 'code', 'name', 'field', 'value', 'detail'] as const;
+
+/**
+ * The findings a staged change would ADD to what is served: the checks run on the staged result (what would be
+ * served if it were approved), less the findings of what is served now. `computed` false: the change has no
+ * difference to check (its file could not be read, or it is still validating).
+ */
+export const changeQuality = z.object({
+  computed: z.boolean(),
+  /** New findings of every check. */
+  total: z.int().nonnegative(),
+  /** The checks that found something new, in QUALITY_CHECKS order, with their first findings. */
+  checks: z.array(qualityCheckResult),
+});
+export type ChangeQuality = z.infer<typeof changeQuality>;

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import type { FileReading } from '../../contract/ops-files';
 import type { ChangeKind, DiffEntry, StagingProgress, ValidationProblem } from '../../contract/ops-changes';
+import type { ChangeQuality } from '../../contract/ops-quality';
 import type { DataSet } from '../domain/data-set';
 import {
   detectFileLayout,
@@ -16,6 +17,7 @@ import { KIND_DEFINITIONS, type GoodRow, type ImportKindDefinition } from '../im
 import type { FileProblem, FileRecord } from '../importer/read-file';
 import { goodRows, rowChecker, validateRecords } from '../importer/validate';
 import { DiffBuilder, type Difference } from './diff';
+import { StagedQuality } from './staged-quality';
 
 // A change checked against the published data, as the desk stages it: the file read (any accepted format and
 // layout), every row validated by the importer's rules (the same messages as `npm run import`, every fault of
@@ -38,8 +40,13 @@ export interface StagedChange {
   rowsValid: number;
   rowsBad: number;
   problems: ValidationProblem[];
-  /** The difference; null when the change cannot be published (bad rows, broken references). */
+  /**
+   * The difference of the valid rows (with bad rows it cannot be published, but a checker reads what the valid
+   * rows would do); null when there is nothing to compare (the file refused, broken references).
+   */
   diff: Difference | null;
+  /** The quality findings the change would add (staged-quality.ts); null with no difference. */
+  quality: ChangeQuality | null;
   /** Entries handed to `onEntries` (none count when `diff` is null: they are to be dropped). */
   entries: number;
   /** What it replaces ("the branches of BD"). */
@@ -112,6 +119,7 @@ export async function stageChange(
   const check = definition.prepare(served);
   const checkRow = rowChecker(definition, check);
   const diff = new DiffBuilder(kind, served);
+  const quality = new StagedQuality(kind, served);
   const problems: ValidationProblem[] = [];
   const allCountries = new Set<string>();
   const goodCountries = new Set<string>();
@@ -161,8 +169,10 @@ export async function stageChange(
         wholeFile.push({ line, record });
         recordAt.set(line, record);
       }
-      // After a bad row the file is refused (but with skipInvalid): no entry would be kept.
-      if (rowsBad === 0 || options.skipInvalid) emit(diff.add(check.row(record)));
+      // Every good row, after a bad one too: the difference of the valid rows is shown (approval stays blocked).
+      const row = check.row(record);
+      emit(diff.add(row));
+      quality.row(row, diff.occurrence);
     },
   );
   progress({ phase: 'validating', done: rowsRead, total: rowsRead });
@@ -181,6 +191,7 @@ export async function stageChange(
     rowsBad,
     problems,
     diff: null,
+    quality: null,
     entries: 0,
     scope: '',
   };
@@ -201,9 +212,8 @@ export async function stageChange(
       });
     return staged;
   }
-  if (rowsBad > 0 && !options.skipInvalid) return staged;
-
-  if (wholeFile) {
+  // The whole file's checks need every row good (a bad row's references are not there).
+  if (wholeFile && (rowsBad === 0 || options.skipInvalid)) {
     const built = check.build(wholeFile, { kind, file: fileName, sha256: staged.sha256, rows: wholeFile.length });
     if (built.problems.length) {
       problems.push(...built.problems.map((p) => withValue(p, p.line === null ? undefined : recordAt.get(p.line))));
@@ -215,6 +225,7 @@ export async function stageChange(
   progress({ phase: 'diffing', done: rowsRead, total: rowsRead });
   staged.diff = diff.finish(staged.countries, emit);
   flush();
+  staged.quality = quality.finish(staged.diff);
   staged.entries = entries;
   return staged;
 }
