@@ -21,6 +21,11 @@ export const qualityCheckId = z.enum(QUALITY_CHECKS).meta({
 });
 export type QualityCheckId = z.infer<typeof qualityCheckId>;
 
+/** The desk's kind of a finding's record, for its page (a bank has none). */
+export const KIND_OF_RECORD: Partial<
+  Record<'branch' | 'agent' | 'headOffice' | 'bank', 'branches' | 'agents' | 'partners'>
+> = { branch: 'branches', agent: 'agents', headOffice: 'partners' };
+
 /** One record a check found. */
 export const qualityFinding = z.object({
   check: qualityCheckId,

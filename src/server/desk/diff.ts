@@ -244,7 +244,8 @@ export class DiffBuilder {
 
   /**
    * After the last row: the new records held as possible code changes (code-changes.ts), then each served record
-   * the file replaces but does not give is removed (`onRemoved`, in the served order); then the counts and the guard. `countries`: the new file's (what a branch file replaces).
+   * the file replaces but does not give is removed (`onRemoved`, in the served order); then the counts and the
+   * guard. `countries`: the new file's (what a branch file replaces).
    */
   finish(countries: readonly string[], onRemoved: (entry: DiffEntry) => void): Difference {
     const scope = new Set(countries);
