@@ -46,7 +46,7 @@ const NEW_CODE = ['9997', '9996', '9995']
   .map((s) => `${CORRECTED.routing_number.slice(0, 5)}${s}`)
   .find((c) => !taken.has(c))!;
 // The new branch: AB Bank in Chattogram, no district (Bangladesh branches are searched by district).
-const NEW_BRANCH = {
+const NEW_BRANCH: Record<string, string> = {
   ...bd.find((row) => row.bank_code === '020' && row.district === 'Chattogram')!,
   routing_number: ['020159981', '020159982'].find((c) => !taken.has(c))!,
   branch_name: 'HARBOUR VIEW',

@@ -75,9 +75,12 @@ export class CodeChanges {
   /** A new record's entry (op added): true when it is held until `settle` (a served record has its identity). */
   hold(now: Compared, entry: DiffEntry): boolean {
     if (!this.identityOf) return false;
+    const candidates = this.candidates(now.country);
+    // A country with nothing served (a new one): no identity to make.
+    if (candidates.size === 0) return false;
     const identity = this.identityOf(now);
     if (identity === null) return false;
-    const candidate = this.candidates(now.country).get(identity);
+    const candidate = candidates.get(identity);
     if (!candidate || candidate === 'ambiguous') return false;
     this.held.push({ entry, identity });
     return true;

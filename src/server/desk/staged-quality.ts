@@ -65,7 +65,11 @@ export class StagedQuality {
 
   /** The new findings, once the difference is known. */
   finish(diff: Difference): ChangeQuality {
-    const servedFindings = qualityFindings(this.served);
+    // The checks the change cannot touch are left out of both sides: agents' of a branch or head-office change,
+    // branches' of an agent change (the same on both sides, they would cancel out).
+    const served =
+      this.kind === 'agents' ? { ...this.served, branches: [] } : { ...this.served, agents: [] as AgentRow[] };
+    const servedFindings = qualityFindings(served);
     let staged: QualityFinding[];
     if (this.kind === 'branches') {
       const banks = banksOf(this.served.branches);
@@ -78,8 +82,8 @@ export class StagedQuality {
     } else {
       const dataSet =
         this.kind === 'partners'
-          ? { ...this.served, headOffices: this.rows as HeadOfficeRow[] }
-          : { ...this.served, agents: this.rows as AgentRow[] };
+          ? { ...served, headOffices: this.rows as HeadOfficeRow[] }
+          : { ...served, agents: this.rows as AgentRow[] };
       staged = qualityFindings(dataSet);
     }
     return newFindings(staged, servedFindings);
