@@ -73,6 +73,13 @@ export const diffEntry = z.object({
   before: fields.nullable(),
   after: fields.nullable(),
   changedFields: z.array(z.string()),
+  previousKey: z.array(z.string()).optional().meta({
+    description:
+      "A code change (op changed): the served record's key, whose code the change replaces by `key`'s (same bank, name and address). Counted as one change, never as a removal.",
+  }),
+  recordKey: z.string().optional().meta({
+    description: "The record's key for GET /v1/ops/records/{kind}/{key} (contract/ops-records.ts).",
+  }),
 });
 export type DiffEntry = z.infer<typeof diffEntry>;
 
@@ -192,6 +199,9 @@ export const diffQuery = z.object({
   op: diffOp.optional(),
   country: z.string().max(8).optional(),
   bankCode: z.string().max(64).optional(),
+  q: z.string().trim().min(1).max(100).optional().meta({
+    description: 'Entries whose code (key, routing number, agent code) or name holds this text, any case.',
+  }),
   pageNumber,
   pageSize,
 });

@@ -21,6 +21,11 @@ export const qualityCheckId = z.enum(QUALITY_CHECKS).meta({
 });
 export type QualityCheckId = z.infer<typeof qualityCheckId>;
 
+/** The desk's kind of a finding's record, for its page (a bank has none). */
+export const KIND_OF_RECORD: Partial<
+  Record<'branch' | 'agent' | 'headOffice' | 'bank', 'branches' | 'agents' | 'partners'>
+> = { branch: 'branches', agent: 'agents', headOffice: 'partners' };
+
 /** One record a check found. */
 export const qualityFinding = z.object({
   check: qualityCheckId,
@@ -34,6 +39,8 @@ export const qualityFinding = z.object({
   field: z.string(),
   value: z.string().nullable(),
   detail: z.string(),
+  /** The record's key for its page (GET /v1/ops/records/{kind}/{key}); null for a bank (no record of its own). */
+  recordKey: z.string().nullable().optional(),
 });
 export type QualityFinding = z.infer<typeof qualityFinding>;
 
@@ -57,3 +64,17 @@ export type QualityReport = z.infer<typeof qualityReport>;
 
 /** The CSV download's columns, in order. */
 export const QUALITY_CSV_COLUMNS = ['check', 'record', 'country', 'code', 'name', 'field', 'value', 'detail'] as const;
+
+/**
+ * The findings a staged change would ADD to what is served: the checks run on the staged result (what would be
+ * served if it were approved), less the findings of what is served now. `computed` false: the change has no
+ * difference to check (its file could not be read, or it is still validating).
+ */
+export const changeQuality = z.object({
+  computed: z.boolean(),
+  /** New findings of every check. */
+  total: z.int().nonnegative(),
+  /** The checks that found something new, in QUALITY_CHECKS order, with their first findings. */
+  checks: z.array(qualityCheckResult),
+});
+export type ChangeQuality = z.infer<typeof changeQuality>;

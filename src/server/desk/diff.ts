@@ -3,6 +3,7 @@ import type { AgentRow, BranchRow, DataSet, HeadOfficeRow } from '../domain/data
 import type { KindRow } from '../importer/kinds';
 import { AGENT_TABLE, BRANCH_TABLE, type KindTable } from '../domain/kind-columns';
 import { agentKey, branchKey, headOfficeKey, keyParts } from '../domain/natural-keys';
+import { CodeChanges, agentIdentity, branchIdentity, searchTextOf, type Compared, type Served } from './code-changes';
 
 // The difference a change makes to the published data: records of its kind matched by their natural key
 // (domain/natural-keys.ts), each added, removed or changed (field by field), with counts per country and bank
@@ -18,19 +19,19 @@ export interface Identity {
   bankCode: string | null;
 }
 
-/** A record as the difference compares it. */
-interface Compared extends Identity {
-  fields: Fields;
-}
-
 interface KindView {
   /** The served rows of the kind. */
   rows(dataSet: DataSet): KindRow[];
   /** A row's key, country and bank (a branch's bank, an agent's head office), without its fields. */
-  identity(row: KindRow): Identity;
+  whoIs(row: KindRow): Identity;
   compared(row: KindRow): Compared;
   /** Whether a served row is replaced by a file of these countries (a branch file replaces its countries). */
   replaces(compared: Compared, countries: ReadonlySet<string>): boolean;
+  /**
+   * What stays when only the code changes (code-changes.ts): a record whose code is new, but whose identity a
+   * removed record had, is that record with its code changed. Absent: the kind's code is all it is.
+   */
+  identity?: (compared: Compared) => string | null;
 }
 
 const text = (value: string | number | null | undefined): string | null =>
@@ -47,7 +48,7 @@ const fieldsOf = <R>(kind: KindTable<R>, row: R): Fields => {
 const VIEWS: Record<ChangeKind, KindView> = {
   branches: {
     rows: (dataSet) => dataSet.branches,
-    identity: (row) => {
+    whoIs: (row) => {
       const b = row as BranchRow;
       return { key: branchKey(b), country: b.country, bankCode: b.bankCode };
     },
@@ -56,10 +57,11 @@ const VIEWS: Record<ChangeKind, KindView> = {
       return { key: branchKey(b), country: b.country, bankCode: b.bankCode, fields: fieldsOf(BRANCH_TABLE, b) };
     },
     replaces: (record, countries) => countries.has(record.country),
+    identity: branchIdentity,
   },
   agents: {
     rows: (dataSet) => dataSet.agents,
-    identity: (row) => {
+    whoIs: (row) => {
       const a = row as AgentRow;
       return { key: agentKey(a), country: a.country, bankCode: a.headOfficeCode };
     },
@@ -68,10 +70,11 @@ const VIEWS: Record<ChangeKind, KindView> = {
       return { key: agentKey(a), country: a.country, bankCode: a.headOfficeCode, fields: fieldsOf(AGENT_TABLE, a) };
     },
     replaces: () => true,
+    identity: agentIdentity,
   },
   partners: {
     rows: (dataSet) => dataSet.headOffices,
-    identity: (row) => {
+    whoIs: (row) => {
       const h = row as HeadOfficeRow;
       return { key: headOfficeKey(h), country: h.country, bankCode: null };
     },
@@ -103,7 +106,7 @@ export const rowsOfKind = (kind: ChangeKind, dataSet: DataSet) => VIEWS[kind].ro
 /** The served rows of a kind and how to tell who each is (scope.ts). */
 export const kindRows = (kind: ChangeKind, dataSet: DataSet) => ({
   rows: VIEWS[kind].rows(dataSet),
-  identity: VIEWS[kind].identity,
+  identity: VIEWS[kind].whoIs,
 });
 
 /**
@@ -138,6 +141,8 @@ export type DiffRow = [
   before: string | null,
   after: string | null,
   changedFields: string,
+  previousKey: string | null,
+  searchText: string,
 ];
 
 export const diffRowOf = (e: DiffEntry): DiffRow => [
@@ -148,6 +153,8 @@ export const diffRowOf = (e: DiffEntry): DiffRow => [
   e.before && JSON.stringify(e.before),
   e.after && JSON.stringify(e.after),
   e.changedFields.join(' '),
+  e.previousKey ? JSON.stringify(e.previousKey) : null,
+  searchTextOf(e),
 ];
 
 /** desk_diff's columns: the change, the entry's position, then a DiffRow. */
@@ -161,6 +168,8 @@ export const DIFF_COLUMNS = [
   'before_fields',
   'after_fields',
   'changed_fields',
+  'previous_key',
+  'search_text',
 ];
 
 /** A removal share above this flags the change (more than 20 %). */
@@ -221,7 +230,10 @@ const keyOf = (key: string, n: number) => (n === 1 ? key : `${key}\u001f#${n}`);
  */
 export class DiffBuilder {
   private readonly view: KindView;
-  private readonly before = new Map<string, Compared & { base: string; n: number; row: KindRow }>();
+  private readonly before = new Map<string, Served & { row: KindRow }>();
+  private readonly codes: CodeChanges;
+  /** Which record of its key the last row `add`ed is (from 1; over 1: its key repeats in the file). */
+  occurrence = 0;
   /** Records of the new file per key so far. */
   private readonly seen = new Map<string, number>();
   private readonly groups = new Map<string, GroupCounts>();
@@ -239,6 +251,7 @@ export class DiffBuilder {
       count.set(record.key, n);
       this.before.set(keyOf(record.key, n), { ...record, base: record.key, n, row });
     }
+    this.codes = new CodeChanges(this.view.identity, this.before);
   }
 
   /** The n-th served record with this key (from 1). */
@@ -258,12 +271,16 @@ export class DiffBuilder {
     const now = this.view.compared(row);
     const n = (this.seen.get(now.key) ?? 0) + 1;
     this.seen.set(now.key, n);
+    this.occurrence = n;
     const key = keyOf(now.key, n);
     const was = this.before.get(key);
     if (!was) {
-      this.count('added', now.country, now.bankCode);
       const entry = { op: 'added', key: keyParts(key), country: now.country, bankCode: now.bankCode } as const;
-      return { ...entry, before: null, after: now.fields, changedFields: [] };
+      const added = { ...entry, before: null, after: now.fields, changedFields: [] };
+      // Perhaps a served record with its code changed: told at finish (code-changes.ts).
+      if (n === 1 && this.codes.hold(now, added)) return null;
+      this.count('added', now.country, now.bankCode);
+      return added;
     }
     const changedFields = Object.keys(now.fields).filter((field) => now.fields[field] !== was.fields[field]);
     if (changedFields.length === 0) {
@@ -276,20 +293,27 @@ export class DiffBuilder {
   }
 
   /**
-   * After the last row: each served record the file replaces but does not give is removed (`onRemoved`, in
-   * the served order); then the counts and the guard. `countries`: the new file's (what a branch file replaces).
+   * After the last row: the new records held as possible code changes (code-changes.ts), then each served record
+   * the file replaces but does not give is removed (`onRemoved`, in the served order); then the counts and the
+   * guard. `countries`: the new file's (what a branch file replaces).
    */
   finish(countries: readonly string[], onRemoved: (entry: DiffEntry) => void, area?: DiffArea): Difference {
     const scope = new Set(countries);
     const servedPerCountry = new Map<string, number>();
     const bank = area?.bank;
     const bankKey = bank && bankScopeKey(bank.country, bank.bankCode);
+    const removed = (was: Served) =>
+      this.view.replaces(was, scope) && (this.seen.get(was.base) ?? 0) < was.n && (!area || area.removes(was));
+    this.codes.settle(removed, (entry) => {
+      this.count(entry.op, entry.country, entry.bankCode);
+      onRemoved(entry);
+    });
     for (const [key, was] of this.before) {
       if (!this.view.replaces(was, scope)) continue;
       servedPerCountry.set(was.country, (servedPerCountry.get(was.country) ?? 0) + 1);
       if (bankKey && was.country === bank.country && was.bankCode === bank.bankCode)
         servedPerCountry.set(bankKey, (servedPerCountry.get(bankKey) ?? 0) + 1);
-      if ((this.seen.get(was.base) ?? 0) >= was.n) continue;
+      if ((this.seen.get(was.base) ?? 0) >= was.n || this.codes.isPaired(key)) continue;
       if (area && !area.removes(was)) continue;
       this.count('removed', was.country, was.bankCode);
       onRemoved({

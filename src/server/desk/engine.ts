@@ -31,6 +31,8 @@ import type { LookupStore } from '../store/store';
 import { deskDbOf, type DeskDb, type Row } from './db';
 import { DIFF_COLUMNS, describeGuard, removalGuard, type Difference, type RemovalHistory } from './diff';
 import { nextLedger, removalHistory, type RemovalLedger } from './removal-ledger';
+import { DIFF_ENTRY_COLUMNS, diffEntryOfRow, diffSearch } from './diff-rows';
+import { saveChangeQuality } from './staged-quality';
 import { type StageOptions as StagingOptions, type StagedChange } from './prepare';
 import { KEEP_FILE_SQL } from './kept-file';
 import { recordHistoryOf } from './record-history';
@@ -312,6 +314,7 @@ export class DeskEngine implements ChangeDesk {
     // A file refused (bad rows, broken references) keeps no difference.
     if (!staged.diff) await this.db.run('DELETE FROM desk_diff WHERE change_id = ?', [id]);
     else await this.withCountedRemovals(kind, staged.diff);
+    await saveChangeQuality(this.db, id, staged.quality);
     options.onProgress?.({ phase: 'saving', done: 0, total: staged.problems.length });
     await this.db.insertMany(
       'desk_problems',
@@ -516,7 +519,7 @@ export class DeskEngine implements ChangeDesk {
     const groups = json<GroupCounts[]>(row.by_bank) ?? [];
     const ops = query.op ? [query.op] : (['added', 'removed', 'changed'] as const);
     let total = 0;
-    for (const g of groups) {
+    for (const g of query.q ? [] : groups) {
       if (query.country && g.country !== query.country) continue;
       if (query.bankCode && g.bankCode !== query.bankCode) continue;
       for (const op of ops) total += g[op];
@@ -531,6 +534,15 @@ export class DeskEngine implements ChangeDesk {
       if (value === undefined) continue;
       where.push(`${column} = ?`);
       params.push(value);
+    }
+    if (query.q) {
+      // A search reads the change's entries (no index holds parts of names): its total is counted.
+      const search = diffSearch(query.q);
+      where.push(search.sql);
+      params.push(search.param);
+      total = Number(
+        (await this.db.all(`SELECT count(*) AS n FROM desk_diff WHERE ${where.join(' AND ')}`, params))[0].n,
+      );
     }
     // Each filter pages along an index in its order (006/007 migrations): by operation, then country and bank;
     // by country and bank; or the difference's own order.
@@ -551,27 +563,13 @@ export class DeskEngine implements ChangeDesk {
     const seqs = positions.map((p) => Number(p.seq));
     const found = seqs.length
       ? await this.db.all(
-          `SELECT seq, op, country, bank_code, key_parts, before_fields, after_fields, changed_fields FROM desk_diff
-           WHERE change_id = ? AND seq IN (${seqs.map(() => '?').join(', ')})`,
+          `SELECT ${DIFF_ENTRY_COLUMNS} FROM desk_diff WHERE change_id = ? AND seq IN (${seqs.map(() => '?').join(', ')})`,
           [id, ...seqs],
         )
       : [];
     const bySeq = new Map<number, Row>(found.map((r) => [Number(r.seq), r]));
     const rows = seqs.map((seq) => bySeq.get(seq)).filter((r): r is Row => r !== undefined);
-    return page(
-      rows.map((r) => ({
-        op: r.op as DiffEntry['op'],
-        key: JSON.parse(String(r.key_parts)) as string[],
-        country: String(r.country),
-        bankCode: (r.bank_code as string | null) ?? null,
-        before: json<Record<string, string | null>>(r.before_fields),
-        after: json<Record<string, string | null>>(r.after_fields),
-        changedFields: String(r.changed_fields).split(' ').filter(Boolean),
-      })),
-      total,
-      query.pageNumber,
-      query.pageSize,
-    );
+    return page(rows.map(diffEntryOfRow), total, query.pageNumber, query.pageSize);
   }
 
   // ---------------------------------------------------------------------------------------------------------

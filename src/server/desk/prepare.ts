@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import type { FileReading } from '../../contract/ops-files';
 import type { ChangeKind, DiffEntry, StagingProgress, ValidationProblem } from '../../contract/ops-changes';
+import type { ChangeQuality } from '../../contract/ops-quality';
 import type { DataSet } from '../domain/data-set';
 import {
   detectFileLayout,
@@ -17,6 +18,7 @@ import type { FileProblem, FileRecord } from '../importer/read-file';
 import { goodRows, rowChecker, validateRecords } from '../importer/validate';
 import { DiffBuilder, type Difference } from './diff';
 import { ScopedFile, scopeText, servedLookup, type StoredScope } from './scope';
+import { StagedQuality } from './staged-quality';
 
 // A change checked against the published data, as the desk stages it: the file read (any accepted format and
 // layout), every row validated by the importer's rules (the same messages as `npm run import`, every fault of
@@ -39,8 +41,13 @@ export interface StagedChange {
   rowsValid: number;
   rowsBad: number;
   problems: ValidationProblem[];
-  /** The difference; null when the change cannot be published (bad rows, broken references). */
+  /**
+   * The difference of the valid rows (with bad rows it cannot be published, but a checker reads what the valid
+   * rows would do); null when there is nothing to compare (the file refused, broken references).
+   */
   diff: Difference | null;
+  /** The quality findings the change would add (staged-quality.ts); null with no difference. */
+  quality: ChangeQuality | null;
   /** Entries handed to `onEntries` (none count when `diff` is null: they are to be dropped). */
   entries: number;
   /** What it replaces ("the branches of BD"). */
@@ -118,6 +125,7 @@ export async function stageChange(
   const check = definition.prepare(served);
   const checkRow = rowChecker(definition, check);
   const diff = new DiffBuilder(kind, served);
+  const quality = new StagedQuality(kind, served);
   const problems: ValidationProblem[] = [];
   const allCountries = new Set<string>();
   const goodCountries = new Set<string>();
@@ -172,8 +180,10 @@ export async function stageChange(
         wholeFile.push({ line, record });
         recordAt.set(line, record);
       }
-      // After a bad row the file is refused (but with skipInvalid): no entry would be kept.
-      if (rowsBad === 0 || options.skipInvalid) emit(diff.add(check.row(record)));
+      // Every good row, after a bad one too: the difference of the valid rows is shown (approval stays blocked).
+      const row = check.row(record);
+      emit(diff.add(row));
+      quality.row(row, diff.occurrence);
     },
   );
   progress({ phase: 'validating', done: rowsRead, total: rowsRead });
@@ -192,6 +202,7 @@ export async function stageChange(
     rowsBad,
     problems,
     diff: null,
+    quality: null,
     entries: 0,
     scope: '',
   };
@@ -212,10 +223,9 @@ export async function stageChange(
       });
     return staged;
   }
-  if (rowsBad > 0 && !options.skipInvalid) return staged;
-
   if (kind === 'branches') staged.countries = scoped.countries(goodCountries);
-  if (wholeFile) {
+  // The whole file's checks need every row good (a bad row's references are not there).
+  if (wholeFile && (rowsBad === 0 || options.skipInvalid)) {
     const rows = scoped.effective(wholeFile, staged.countries);
     const built = check.build(rows, { kind, file: fileName, sha256: staged.sha256, rows: rows.length });
     if (built.problems.length) {
@@ -227,6 +237,7 @@ export async function stageChange(
   progress({ phase: 'diffing', done: rowsRead, total: rowsRead });
   staged.diff = diff.finish(staged.countries, emit, scoped.area());
   flush();
+  staged.quality = quality.finish(staged.diff);
   staged.entries = entries;
   return staged;
 }

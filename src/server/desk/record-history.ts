@@ -13,6 +13,10 @@ import type { DeskDb } from './db';
 const WRITE_SQL = `INSERT INTO desk_record_history (kind, record_key, version_id, change_id, seq, op)
   SELECT ?, key_parts, ?, change_id, seq, op FROM desk_diff WHERE change_id = ?`;
 
+/** A code change (desk/code-changes.ts) is in the old key's life too: its last entry, the code before → after. */
+const CODE_CHANGE_SQL = `INSERT INTO desk_record_history (kind, record_key, version_id, change_id, seq, op)
+  SELECT ?, previous_key, ?, change_id, seq, op FROM desk_diff WHERE change_id = ? AND previous_key IS NOT NULL`;
+
 const READ_SQL = `SELECT h.version_id, h.op, c.decided_at, c.staged_by, c.decided_by, c.comment, c.file_name, c.sha256,
     d.before_fields, d.after_fields, d.changed_fields
   FROM desk_record_history h
@@ -24,6 +28,7 @@ const READ_SQL = `SELECT h.version_id, h.op, c.decided_at, c.staged_by, c.decide
 /** Writes the history of a published version (on the publish's transaction): every record its change touched. */
 export async function recordHistoryOf(tx: DeskDb, kind: ChangeKind, versionId: number, changeId: string) {
   await tx.run(WRITE_SQL, [kind, versionId, changeId]);
+  await tx.run(CODE_CHANGE_SQL, [kind, versionId, changeId]);
 }
 
 const OPS = { added: 'add', changed: 'change', removed: 'remove' } as const;

@@ -213,7 +213,8 @@ describe.each(testEngines())('the operations desk on %s', (engine) => {
     rows[10] = { ...rows[10], state: 'Atlantis' };
     const change = await stageRows(alice, 'bd-bad.csv', rows);
     expect(change).toMatchObject({ status: 'staged', approvable: false, rows: { read: 40, valid: 37, bad: 3 } });
-    expect(change.diff).toBeNull();
+    // The difference of the 37 valid rows is shown (the 3 bad rows' branches read as removed); approval stays blocked.
+    expect(change.diff!.counts).toMatchObject({ added: 0, removed: shippedBangladesh().length - 37 });
     const problems = await desk.problems(change.id, { pageNumber: 1, pageSize: 50 });
     expect(problems.data.map((p) => [p.row, p.column, p.value])).toEqual([
       [5, 'routing_number', '12345'],

@@ -16,6 +16,8 @@ import { ChangeDecision } from './change-decision';
 import { ChangeStatusChip } from './change-status';
 import { DiffViewer } from './diff-viewer';
 import { ValidationReport } from './validation-report';
+import { ChangeFindings } from './change-findings';
+import { useChangeQuality } from '../api/get-change-quality';
 
 /** One change: who staged what and when, validation progress, then its report, its difference and the decision. */
 export function ChangeScreen({ id, user }: { id: string; user: { name: string; roles: OpsRole[] } }) {
@@ -33,6 +35,7 @@ export function ChangeScreen({ id, user }: { id: string; user: { name: string; r
         </Alert>
       )}
       {change.status !== 'validating' && <ChangeTabs change={change} />}
+      {change.status !== 'validating' && <ChangeFindings changeId={change.id} />}
       {change.status !== 'validating' && <ChangeDecision change={change} user={user} />}
     </Stack>
   );
@@ -97,6 +100,8 @@ function ChangeTabs({ change }: { change: ChangeDetail }) {
   const { t } = useTranslation();
   // A change with problems opens on its report; a clean one on what it would change.
   const [tab, setTab] = useState<'report' | 'diff'>(change.problemCount > 0 || !change.diff ? 'report' : 'diff');
+  // No row problems is not "clean" when the change would add quality findings.
+  const findings = useChangeQuality(change.id).data?.total ?? 0;
   return (
     <>
       <Tabs value={tab} onChange={(_, value: 'report' | 'diff') => setTab(value)} aria-label={t('ops.change.views')}>
@@ -104,7 +109,11 @@ function ChangeTabs({ change }: { change: ChangeDetail }) {
           value="report"
           id="tab-report"
           aria-controls="panel-report"
-          label={t('ops.change.reportTab', { count: change.problemCount })}
+          label={
+            change.problemCount === 0 && findings > 0
+              ? t('ops.changeQuality.tab', { count: findings })
+              : t('ops.change.reportTab', { count: change.problemCount })
+          }
         />
         <Tab
           value="diff"

@@ -1,8 +1,6 @@
 import { useState } from 'react';
-import Box from '@mui/material/Box';
-import Chip from '@mui/material/Chip';
+import Alert from '@mui/material/Alert';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -14,36 +12,17 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import {
-  DIFF_OPS,
-  type ChangeDetail,
-  type DiffEntry,
-  type DiffOp,
-  type DiffSummary,
-} from '../../../../contract/ops-changes';
-import { fieldLabel } from '../../../components/ui/ops-format';
+import { DIFF_OPS, type ChangeDetail, type DiffOp, type DiffSummary } from '../../../../contract/ops-changes';
 import { OpsPagination } from '../../../components/ui/ops-pagination';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
 import { formatNumber } from '../../../lib/i18n';
 import { useDiff, type DiffSource } from '../api/get-diff';
-
-// Read by screen readers only: "before" and "after" around the two values. Placed at the corner of their
-// field (position: relative): at their place in the line they would widen a 360 px page past its edge.
-const HIDDEN = {
-  position: 'absolute',
-  top: 0,
-  left: 0,
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-} as const;
-
-const OP_COLOURS = { added: 'success', removed: 'error', changed: 'warning' } as const;
+import { DiffRecord } from './diff-record';
+import { DiffSearch } from './diff-search';
 
 /** What a difference shows: a change's, or two versions compared (its entries then read from `source`). */
-export type DiffSubject = Pick<ChangeDetail, 'id' | 'byBank'> &
-  Partial<Pick<ChangeDetail, 'scope'>> & {
+export type DiffSubject = Pick<ChangeDetail, 'id' | 'kind' | 'byBank'> &
+  Partial<Pick<ChangeDetail, 'scope' | 'rows'>> & {
     diff: Pick<DiffSummary, 'counts' | 'unchanged' | 'byCountry'> | null;
   };
 
@@ -58,12 +37,14 @@ function scopeLine({ scope }: DiffSubject, t: TFunction): string {
 
 /**
  * What the change would do to the served data: counts per country and per bank, then the records added,
- * removed and changed by their natural key — a change field by field, before → after — filtered and paged.
+ * removed and changed by their natural key — added and removed with every field, a change field by field,
+ * before → after, a code change as one entry — searched by code or name, filtered and paged, each linked to its
+ * record's page. With bad rows in the file it is the difference of the valid rows (said above the counts).
  */
 
 export function DiffViewer({ change, source }: { change: DiffSubject; source?: DiffSource }) {
   const { t } = useTranslation();
-  const [filters, setFilters] = useState<{ op?: DiffOp; country?: string; bankCode?: string }>({});
+  const [filters, setFilters] = useState<{ op?: DiffOp; country?: string; bankCode?: string; q?: string }>({});
   const [page, setPage] = useState({ pageNumber: 1, pageSize: 25 });
   const query = useDiff(change.id, { ...filters, ...page }, change.diff !== null, source);
   const setFilter = (next: typeof filters) => {
@@ -90,9 +71,15 @@ export function DiffViewer({ change, source }: { change: DiffSubject; source?: D
           {scopeLine(change, t)}
         </Typography>
       )}
+      {change.rows && change.rows.bad > 0 && (
+        <Alert severity="warning" data-testid="diff-valid-only">
+          {t('ops.diff.validOnly', { valid: formatNumber(change.rows.valid), bad: formatNumber(change.rows.bad) })}
+        </Alert>
+      )}
       <CountsTable label={t('ops.diff.byCountry')} groups={byCountry} withBank={false} />
       {change.byBank.length > 0 && <CountsTable label={t('ops.diff.byBank')} groups={change.byBank} withBank />}
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        <DiffSearch onSearch={(q) => setFilter({ q })} />
         <TextField
           select
           size="small"
@@ -147,7 +134,7 @@ export function DiffViewer({ change, source }: { change: DiffSubject; source?: D
       {query.data?.data.length === 0 && <Typography role="status">{t('ops.diff.none')}</Typography>}
       <Stack spacing={1} component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }} aria-label={t('ops.diff.records')}>
         {query.data?.data.map((entry) => (
-          <DiffRecord key={`${entry.op}:${entry.key.join('|')}`} entry={entry} />
+          <DiffRecord key={`${entry.op}:${entry.key.join('|')}`} entry={entry} kind={change.kind} />
         ))}
       </Stack>
       {query.data && (
@@ -193,66 +180,5 @@ function CountsTable({
         </TableBody>
       </Table>
     </TableContainer>
-  );
-}
-
-/** One record of the difference: its key, and for a change every field that differs, before → after. */
-function DiffRecord({ entry }: { entry: DiffEntry }) {
-  const { t } = useTranslation();
-  const shown = entry.after ?? entry.before ?? {};
-  const title = [shown.branchName ?? shown.agentName ?? shown.headOfficeName, entry.key.join(' · ')]
-    .filter(Boolean)
-    .join(' — ');
-  return (
-    <Paper component="li" variant="outlined" sx={{ p: 1.5 }} data-testid={`diff-${entry.op}`}>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
-        <Chip size="small" color={OP_COLOURS[entry.op]} label={t(`ops.diff.${entry.op}`)} />
-        <Typography component="span" sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>
-          {title}
-        </Typography>
-      </Stack>
-      {entry.op === 'changed' && entry.before && entry.after && (
-        <Box
-          component="dl"
-          sx={{ m: 0, mt: 1, display: 'grid', gridTemplateColumns: 'minmax(8em, auto) 1fr', gap: 0.5 }}
-        >
-          {entry.changedFields.map((field) => (
-            <FieldChange key={field} field={field} before={entry.before![field]} after={entry.after![field]} />
-          ))}
-        </Box>
-      )}
-    </Paper>
-  );
-}
-
-function FieldChange({ field, before, after }: { field: string; before?: string | null; after?: string | null }) {
-  const { t } = useTranslation();
-  return (
-    <>
-      <Typography component="dt" variant="body2" sx={{ fontWeight: 500 }}>
-        {fieldLabel(field)}
-      </Typography>
-      <Typography
-        component="dd"
-        variant="body2"
-        sx={{ m: 0, overflowWrap: 'anywhere', position: 'relative' }}
-        data-testid="field-change"
-      >
-        <Box component="span" sx={HIDDEN}>
-          {t('ops.diff.before')}{' '}
-        </Box>
-        <Box component="del" sx={{ color: 'error.dark' }}>
-          {before ?? t('ops.diff.empty')}
-        </Box>
-        {' → '}
-        <Box component="span" sx={HIDDEN}>
-          {' '}
-          {t('ops.diff.after')}{' '}
-        </Box>
-        <Box component="ins" sx={{ color: 'success.dark', textDecoration: 'none', fontWeight: 500 }}>
-          {after ?? t('ops.diff.empty')}
-        </Box>
-      </Typography>
-    </>
   );
 }

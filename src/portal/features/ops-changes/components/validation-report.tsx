@@ -16,6 +16,7 @@ import { OpsPagination } from '../../../components/ui/ops-pagination';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
 import { formatNumber } from '../../../lib/i18n';
 import { problemsCsvHref, useProblems } from '../api/get-problems';
+import { useChangeQuality } from '../api/get-change-quality';
 
 /**
  * The validation report: how many rows were read and how many failed, the count of each rule broken (a rule
@@ -27,6 +28,7 @@ export function ValidationReport({ change }: { change: ChangeDetail }) {
   const [rule, setRule] = useState<string | undefined>();
   const [page, setPage] = useState({ pageNumber: 1, pageSize: 25 });
   const query = useProblems(change.id, { rule, ...page }, change.problemCount > 0);
+  const findings = useChangeQuality(change.id).data?.total ?? 0;
   return (
     <Stack spacing={2} component="section" aria-labelledby="report-title">
       <Typography id="report-title" component="h2" variant="h6">
@@ -40,10 +42,17 @@ export function ValidationReport({ change }: { change: ChangeDetail }) {
           problems: formatNumber(change.problemCount),
         })}
       </Typography>
-      {change.problemCount === 0 ? (
-        <Typography role="status" color="success.main">
-          {t('ops.report.clean')}
+      {change.problemCount === 0 && findings > 0 && (
+        <Typography role="status" color="warning.dark" data-testid="report-findings">
+          {t('ops.changeQuality.notClean', { count: findings, formatted: formatNumber(findings) })}
         </Typography>
+      )}
+      {change.problemCount === 0 ? (
+        findings === 0 && (
+          <Typography role="status" color="success.main">
+            {t('ops.report.clean')}
+          </Typography>
+        )
       ) : (
         <>
           <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }} aria-label={t('ops.report.byRule')}>

@@ -6,7 +6,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { ComponentType } from 'react';
-import type { DiffSummary, GroupCounts, VersionSummary } from '../../../../contract/ops-changes';
+import type { ChangeKind, DiffSummary, GroupCounts, VersionSummary } from '../../../../contract/ops-changes';
 import { formatTime } from '../../../components/ui/ops-format';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
 import { comparisonSource, useVersionComparison } from '../api/version-files';
@@ -16,7 +16,12 @@ import { comparisonSource, useVersionComparison } from '../api/version-files';
  * and where its entries are read, page by page.
  */
 export type DiffViewerComponent = ComponentType<{
-  change: { id: string; byBank: GroupCounts[]; diff: Pick<DiffSummary, 'counts' | 'unchanged' | 'byCountry'> };
+  change: {
+    id: string;
+    kind: ChangeKind;
+    byBank: GroupCounts[];
+    diff: Pick<DiffSummary, 'counts' | 'unchanged' | 'byCountry'>;
+  };
   source: ReturnType<typeof comparisonSource>;
 }>;
 
@@ -122,6 +127,7 @@ function Comparison({
         <DiffViewer
           change={{
             id: `versions-${from}-${to}`,
+            kind: query.data.kind,
             byBank: query.data.byBank,
             diff: { counts: query.data.counts, unchanged: query.data.unchanged, byCountry: query.data.byCountry },
           }}

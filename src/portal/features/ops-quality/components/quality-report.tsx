@@ -13,7 +13,8 @@ import { useTranslation } from 'react-i18next';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
 import { formatNumber, i18n } from '../../../lib/i18n';
 import { qualityCsvHref, useQuality } from '../api/get-quality';
-import { QUALITY_CSV_COLUMNS, type QualityCheckResult } from '../../../../contract/ops-quality';
+import { KIND_OF_RECORD, QUALITY_CSV_COLUMNS, type QualityCheckResult } from '../../../../contract/ops-quality';
+import { RecordLink } from '../../../components/ui/record-link';
 
 /** The example table's columns: the CSV's, less the check (the card's own title). */
 const COLUMNS = QUALITY_CSV_COLUMNS.filter((column) => column !== 'check');
@@ -79,7 +80,15 @@ function CheckCard({ check }: { check: QualityCheckResult }) {
                   <TableRow key={index}>
                     {COLUMNS.map((column) => (
                       <TableCell key={column} sx={{ overflowWrap: 'anywhere' }}>
-                        {example[column] ?? ''}
+                        {column === 'code' && example.recordKey && KIND_OF_RECORD[example.record] ? (
+                          <RecordLink
+                            kind={KIND_OF_RECORD[example.record]!}
+                            recordKey={example.recordKey}
+                            text={example.code ?? example.name}
+                          />
+                        ) : (
+                          (example[column] ?? '')
+                        )}
                       </TableCell>
                     ))}
                   </TableRow>

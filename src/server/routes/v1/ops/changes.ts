@@ -293,7 +293,7 @@ export const changeOperations = [
     operationId: 'getChangeDiff',
     summary: 'The difference against the published data',
     description:
-      'Added, removed and changed records by natural key, field by field; paged; filters op, country, bankCode.',
+      'Added, removed and changed records by natural key, field by field (added and removed: every field); a code change is one changed entry with previousKey; each with its record page key; paged; filters op, country, bankCode, and q (code or name). With bad rows in the file: the difference of its valid rows.',
     access: 'signedIn',
     params: changeId,
     query: diffQuery,

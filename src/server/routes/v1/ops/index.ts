@@ -1,5 +1,6 @@
 import { accountOperations } from './accounts';
 import { changeOperations } from './changes';
+import { changeQualityOperations } from './change-quality';
 import { opsRoutes } from './ops-operation';
 import { qualityOperations } from './quality';
 import { recordOperations } from './records';
@@ -16,6 +17,7 @@ export const OPS_OPERATIONS = [
   ...accountOperations,
   ...changeOperations,
   ...versionOperations,
+  ...changeQualityOperations,
   ...qualityOperations,
   ...recordOperations,
   ...reportOperations,
