@@ -1,5 +1,6 @@
 import { accountOperations } from './accounts';
 import { changeOperations } from './changes';
+import { changeFlowOperations } from './change-flow';
 import { opsRoutes } from './ops-operation';
 import { qualityOperations } from './quality';
 import { recordOperations } from './records';
@@ -13,6 +14,7 @@ export const OPS_OPERATIONS = [
   ...sessionOperations,
   ...accountOperations,
   ...changeOperations,
+  ...changeFlowOperations,
   ...qualityOperations,
   ...recordOperations,
 ];
