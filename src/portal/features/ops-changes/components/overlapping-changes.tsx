@@ -6,7 +6,6 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../../components/ui/ops-format';
 import { useOverlapping } from '../api/change-flow';
-import { ChangeStatusChip } from './change-status';
 
 /** The other pending changes of the same kind and countries: publishing one makes the others out of date. */
 export function OverlappingChanges({ changeId }: { changeId: string }) {
@@ -38,7 +37,10 @@ export function OverlappingChanges({ changeId }: { changeId: string }) {
                     <Link component={RouterLink} to={`/changes/${other.id}`} sx={{ overflowWrap: 'anywhere' }}>
                       {other.fileName}
                     </Link>
-                    <ChangeStatusChip status={other.status} />
+                    {/* Text, not the status chip: the page's own status is the one chip (change-status). */}
+                    <Typography variant="body2" component="span" sx={{ fontWeight: 500 }}>
+                      {t(`ops.status.${other.status}`)}
+                    </Typography>
                     <Typography variant="body2" color="text.secondary">
                       {t('ops.change.staged', {
                         kind: t(`ops.kinds.${other.kind}`),
