@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ChangeDetail } from '../../../../contract/ops-changes';
 import { opsRequest } from '../../../lib/api-client';
-import { DESK_POLL_MS } from './change-flow';
 
 export const getChange = (id: string, signal?: AbortSignal) =>
   opsRequest<ChangeDetail>('GET', `/v1/ops/changes/${encodeURIComponent(id)}`, { signal });
@@ -12,7 +11,7 @@ export const changeQueryOptions = (id: string) =>
     queryKey: ['ops', 'change', id],
     queryFn: ({ signal }) => getChange(id, signal),
     staleTime: 2_000,
-    refetchInterval: (query) => (query.state.data?.status === 'validating' ? 500 : DESK_POLL_MS),
+    refetchInterval: (query) => (query.state.data?.status === 'validating' ? 500 : false),
   });
 
 export const useChange = (id: string) => useQuery(changeQueryOptions(id));
