@@ -32,6 +32,9 @@ export const CHANGE_STATUSES = [
 ] as const;
 export const changeStatus = z.enum(CHANGE_STATUSES);
 export type ChangeStatus = z.infer<typeof changeStatus>;
+/** The inbox's filter: a status, or pending (staged or stale: every change waiting for a decision). */
+export const CHANGE_FILTERS = ['pending', ...CHANGE_STATUSES] as const;
+export type ChangeFilter = (typeof CHANGE_FILTERS)[number];
 
 export const OPS_ROLES = ['maker', 'checker', 'admin'] as const;
 export const opsRole = z.enum(OPS_ROLES);
@@ -187,7 +190,10 @@ const pageNumber = z.coerce.number().int().min(1).max(1_000_000).default(1);
 const pageSize = z.coerce.number().int().min(1).max(500).default(50);
 
 export const changesQuery = z.object({
-  status: changeStatus.optional(),
+  status: z
+    .enum(CHANGE_FILTERS)
+    .optional()
+    .meta({ description: 'A status, or pending: staged and stale (out of date: re-check) together.' }),
   kind: changeKind.optional(),
   stagedBy: z.string().max(200).optional(),
   pageNumber,
@@ -257,6 +263,8 @@ export const OPS_ACTIONS = [
   'sign-out',
   'account',
   'close-report',
+  'recheck',
+  'comment',
 ] as const;
 export const opsAction = z
   .string()

@@ -83,9 +83,9 @@ type Responses = Record<string, ZodOpenApiResponseObject>;
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 
-const problemResponse = (description: string): ZodOpenApiResponseObject => ({
+const problemResponse = (description: string, schema: z.ZodType = problem): ZodOpenApiResponseObject => ({
   description,
-  content: { 'application/problem+json': { schema: problem } },
+  content: { 'application/problem+json': { schema } },
 });
 
 /** What every operation can answer, whatever it does: the request target is checked before any route. */
@@ -197,7 +197,8 @@ function opsOperation(operation: OpsOperation): ZodOpenApiOperationObject {
     operation.access === 'public' ? [{}, session] : [session, { opsKey: [] }];
   const responses: Responses = { ...EVERY_OPERATION };
   for (const [code, text] of Object.entries(OPS_ERRORS)) responses[code] = problemResponse(text);
-  for (const error of operation.errors ?? []) responses[error.status] = problemResponse(error.description);
+  for (const error of operation.errors ?? [])
+    responses[error.status] = problemResponse(error.description, error.schema);
   responses[success] =
     response === null
       ? { description: 'Done (no content).' }

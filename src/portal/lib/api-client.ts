@@ -15,6 +15,12 @@ export const PROBLEM_KINDS = [
   'unauthorized',
   'forbidden',
   'requestTimeout',
+  'conflict',
+  /** A 409 of the desk naming a re-diff (the body holds the change and its new counts). */
+  'staleChange',
+  'payloadTooLarge',
+  'unsupportedMediaType',
+  'unprocessable',
   'uriTooLong',
   'tooManyRequests',
   'headersTooLarge',
@@ -53,6 +59,8 @@ export class ApiError extends Error {
     readonly errors: ProblemParameter[] = [],
     /** The problem type the API answered (`urn:problem:…`), if any. */
     readonly type?: string,
+    /** The whole problem body, with any members its type adds (a stale change's new difference). */
+    readonly body: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -103,7 +111,7 @@ export function withQuery(path: string, query: QueryValues = {}): string {
   return text ? `${path}?${text}` : path;
 }
 
-interface ProblemBody {
+interface ProblemBody extends Record<string, unknown> {
   type?: string;
   title?: string;
   detail?: string;
@@ -162,7 +170,7 @@ export async function answeredError(method: string, path: string, response: Resp
   console.error(
     `${method} ${path} answered ${response.status} ${problem.type ?? ''}: ${detail} (correlation id ${id})`,
   );
-  return new ApiError(detail, response.status, id, problem.errors ?? [], problem.type);
+  return new ApiError(detail, response.status, id, problem.errors ?? [], problem.type, problem);
 }
 
 /** The ApiError of a request that could not be sent at all. */

@@ -102,6 +102,8 @@ export interface ChangeDesk {
    * RemovalsNotConfirmedError.
    */
   approve(actor: OpsActor, id: string, body: ApproveBody): Promise<ChangeSummary>;
+  /** A maker or checker: a stale change diffed again against what is served now (202 + polling, as staging). */
+  startRecheck(actor: OpsActor, id: string): Promise<StartedStaging>;
   /** Checker role. */
   reject(actor: OpsActor, id: string, body: RejectBody): Promise<ChangeSummary>;
   /** The change's maker (or an admin) closes their staged change. */

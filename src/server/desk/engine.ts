@@ -39,6 +39,8 @@ import { recordHistoryOf } from './record-history';
 import { shownScope, type StoredScope } from './scope';
 import { untouchedCountries } from './kept-sources';
 import { keepOriginal, pruneOriginals } from './version-files';
+import { isIdentical } from './change-flow';
+import { IDENTICAL_TO_SERVED } from '../../contract/ops-flow';
 import {
   PUBLISH_IN_WORKER_FROM_GZ_BYTES,
   insertVersion,
@@ -337,13 +339,17 @@ export class DeskEngine implements ChangeDesk {
       ]);
     if (keepFile) await keepOriginal(this.db, id, source, staged.kept);
     crashPoint('staging-saving');
-    // Staged by its holder only (a staging, a re-diff on approval or after an interrupted publish).
+    // Staged by its holder only (a staging, a re-diff on approval or after an interrupted publish); a file
+    // identical to what is served is refused (failed, with the reason): nothing to publish.
+    const identical = isIdentical(staged);
     const saved = await this.db.run(
-      `UPDATE desk_changes SET status = 'staged', countries = ?, sha256 = ?, rows_read = ?, rows_valid = ?, rows_bad = ?,
+      `UPDATE desk_changes SET status = ?, failure = ?, countries = ?, sha256 = ?, rows_read = ?, rows_valid = ?, rows_bad = ?,
          problem_count = ?, summary = ?, by_bank = ?, rule_counts = ?, base_version = ?, served_rows = ?, progress = NULL,
          updated_at = ?, lease_owner = NULL, lease_until = NULL, approval = NULL
        WHERE id = ? AND status IN ('validating', 'approved') AND lease_owner = ?`,
       [
+        identical ? 'failed' : 'staged',
+        identical ? IDENTICAL_TO_SERVED : null,
         staged.countries.join(' '),
         staged.sha256,
         staged.rowsRead,
@@ -437,7 +443,8 @@ export class DeskEngine implements ChangeDesk {
     const servedVersion = await this.store.dataVersion();
     const where: string[] = [];
     const params: unknown[] = [];
-    if (query.status === 'stale' || query.status === 'staged') {
+    if (query.status === 'pending') where.push(`status = 'staged'`);
+    else if (query.status === 'stale' || query.status === 'staged') {
       where.push(`status = 'staged' AND base_version ${query.status === 'stale' ? '<>' : '='} ?`);
       params.push(servedVersion);
     } else if (query.status) {
@@ -732,6 +739,51 @@ export class DeskEngine implements ChangeDesk {
       detail: { from: row.base_version, to: version, diff: staged.diff?.summary.counts ?? null },
     });
     throw new StaleChangeError(await this.summaryOf(id), String(row.base_version), version);
+  }
+
+  /**
+   * Compare again (a maker or checker): a stale change is diffed against what is served now, in the background
+   * (status validating meanwhile, as a staging), then staged with its new difference (or failed: identical).
+   */
+  async startRecheck(actor: OpsActor, id: string): Promise<StartedStaging> {
+    if (!hasRole(actor, 'maker') && !hasRole(actor, 'checker'))
+      throw new RoleRequiredError('checker', 'comparing a change again (or the maker role)');
+    const row = await this.row(id);
+    const served = await this.store.dataVersion();
+    if (row.status !== 'staged' || row.base_version === served)
+      throw new WrongStateError(
+        `the change is ${this.toSummary(row, served).status}, not stale: nothing to compare again`,
+      );
+    const claim = { ...this.leases.columns(), progress: JSON.stringify({ phase: 'reading', done: 0, total: 0 }) };
+    if (!(await this.transition(id, ['staged'], 'validating', claim)))
+      throw new WrongStateError('the change was decided or changed meanwhile');
+    this.leases.hold(id);
+    const kind = row.kind as ChangeKind;
+    const done = (async () => {
+      try {
+        const staged = await this.stageAndSave(
+          id,
+          kind,
+          await this.fileOf(id),
+          String(row.file_name),
+          this.store,
+          false,
+        );
+        const detail = { from: row.base_version, to: staged.baseVersion, diff: staged.diff?.summary.counts ?? null };
+        await this.recordOpsEvent({ actor: actor.name, via: actor.via, action: 'recheck', target: id, detail });
+      } catch (error) {
+        this.options.log?.(`comparing ${id} again failed: ${(error as Error).stack ?? String(error)}`);
+        const failed = { failure: (error as Error).message, progress: null, lease_owner: null, lease_until: null };
+        await this.transition(id, ['validating'], 'failed', failed, { held: true });
+      }
+      return this.summaryOf(id);
+    })();
+    this.running.add(done);
+    void done.finally(() => {
+      this.running.delete(done);
+      this.leases.letGo(id);
+    });
+    return { id, done };
   }
 
   private async keptGzipOf(id: string): Promise<Buffer> {

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import type { OpsRole } from '../../../../contract/ops-auth';
 import { LanguageSwitch } from '../../../components/ui/language-switch';
 import { useSignOut } from '../../../features/ops-session/api/sign-out';
+import { WaitingCount } from '../../../features/ops-changes/components/waiting-count';
 
 /** The desk's screens, in the order of a day's work; each shown to the roles that use it. */
 export const OPS_SCREENS: { path: string; label: string; roles?: OpsRole[] }[] = [
@@ -60,6 +61,7 @@ export function OpsLayout({ user, children }: { user?: { name: string; roles: Op
               {t('ops.signedInAs', { name: user.name, roles: user.roles.map((r) => t(`ops.roles.${r}`)).join(', ') })}
             </Typography>
           )}
+          {user && <WaitingCount user={user} />}
           <LanguageSwitch />
           {user && (
             <Button

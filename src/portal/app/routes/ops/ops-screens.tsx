@@ -27,12 +27,12 @@ export default function OpsScreens({ user }: { user: User }) {
     <Switch>
       <Route path="/inbox">
         <Screen title={t('ops.inbox.title')} purpose={t('ops.inbox.purpose')}>
-          <ChangeList defaultStatus="staged" />
+          <ChangeList defaultStatus="pending" roles={user.roles} />
         </Screen>
       </Route>
       <Route path="/mine">
         <Screen title={t('ops.mine.title')} purpose={t('ops.mine.purpose')}>
-          <ChangeList stagedBy={user.name} />
+          <ChangeList stagedBy={user.name} roles={user.roles} />
         </Screen>
       </Route>
       <Route path="/upload">

@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { z } from 'zod';
 import type { ChangeSummary, OpsPage, changesQuery } from '../../../../contract/ops-changes';
 import { opsRequest } from '../../../lib/api-client';
+import { DESK_POLL_MS } from './change-flow';
 
 export type ChangesParams = Partial<z.output<typeof changesQuery>>;
 
@@ -14,6 +15,8 @@ export const changesQueryOptions = (params: ChangesParams) =>
     queryFn: ({ signal }) => getChanges(params, signal),
     placeholderData: keepPreviousData,
     staleTime: 5_000,
+    // The inbox updates itself while the tab is visible (change-flow.ts).
+    refetchInterval: DESK_POLL_MS,
   });
 
 export const useChanges = (params: ChangesParams) => useQuery(changesQueryOptions(params));

@@ -22,6 +22,7 @@ import {
 import { ProblemAlert } from '../../../components/ui/problem-alert';
 import { formatNumber, translateRule } from '../../../lib/i18n';
 import { useApproveChange, useDiscardChange, useRejectChange } from '../api/decide-change';
+import { StaleAnswer, isStaleAnswer } from './stale-answer';
 
 type ApproveValues = z.input<typeof approveBody>;
 type RejectValues = z.input<typeof rejectBody>;
@@ -45,11 +46,6 @@ export function ChangeDecision({ change, user }: { change: ChangeDetail; user: {
         <Typography id="decision-title" component="h2" variant="h6">
           {t('ops.decision.title')}
         </Typography>
-        {change.status === 'stale' && (
-          <Alert severity="warning" role="status">
-            {t('ops.decision.stale')}
-          </Alert>
-        )}
         {/* Said to everyone who opens it, the maker first: the file must be corrected before anyone can publish. */}
         {!change.approvable && change.status === 'staged' && (
           <Alert severity="error" role="status">
@@ -114,7 +110,8 @@ function ApproveForm({ change }: { change: ChangeDetail }) {
           label={t('ops.decision.confirmRemovals')}
         />
       )}
-      {approve.error && <ProblemAlert error={approve.error} />}
+      <StaleAnswer error={approve.error} />
+      {approve.error && !isStaleAnswer(approve.error) && <ProblemAlert error={approve.error} />}
       <div>
         <Button
           type="submit"

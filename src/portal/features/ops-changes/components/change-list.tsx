@@ -10,22 +10,32 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CHANGE_KINDS, CHANGE_STATUSES, type ChangeKind, type ChangeStatus } from '../../../../contract/ops-changes';
+import type { OpsRole } from '../../../../contract/ops-auth';
+import { CHANGE_FILTERS, CHANGE_KINDS, type ChangeFilter, type ChangeKind } from '../../../../contract/ops-changes';
 import { OpsSelectFilter } from '../../../components/ui/ops-select-filter';
 import { OpsPagination } from '../../../components/ui/ops-pagination';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
 import { formatTime } from '../../../components/ui/ops-format';
 import { formatNumber } from '../../../lib/i18n';
 import { useChanges } from '../api/get-changes';
-import { ChangeStatusChip } from './change-status';
+import { ChangeStatusCell } from './change-flow-status';
 
 /**
  * The changes a desk user acts on: the checker's inbox (staged changes of everyone) or the maker's own
  * changes (every status), newest first, filterable by status and kind.
  */
-export function ChangeList({ stagedBy, defaultStatus }: { stagedBy?: string; defaultStatus?: ChangeStatus }) {
+export function ChangeList({
+  stagedBy,
+  defaultStatus,
+  roles = [],
+}: {
+  stagedBy?: string;
+  defaultStatus?: ChangeFilter;
+  /** The signed-in user's roles (a maker or checker may compare a stale change again). */
+  roles?: readonly OpsRole[];
+}) {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<ChangeStatus | ''>(defaultStatus ?? '');
+  const [status, setStatus] = useState<ChangeFilter | ''>(defaultStatus ?? '');
   const [kind, setKind] = useState<ChangeKind | ''>('');
   const [page, setPage] = useState({ pageNumber: 1, pageSize: 25 });
   const query = useChanges({ stagedBy, status: status || undefined, kind: kind || undefined, ...page });
@@ -36,7 +46,7 @@ export function ChangeList({ stagedBy, defaultStatus }: { stagedBy?: string; def
         <OpsSelectFilter
           label={t('ops.changes.status')}
           value={status}
-          values={CHANGE_STATUSES}
+          values={CHANGE_FILTERS}
           optionLabel={(value) => t(`ops.status.${value}`)}
           onChange={(value) => {
             setStatus(value);
@@ -85,7 +95,7 @@ export function ChangeList({ stagedBy, defaultStatus }: { stagedBy?: string; def
                   </TableCell>
                   <TableCell>{t(`ops.kinds.${change.kind}`)}</TableCell>
                   <TableCell>
-                    <ChangeStatusChip status={change.status} />
+                    <ChangeStatusCell change={change} roles={roles} />
                   </TableCell>
                   <TableCell>{change.stagedBy}</TableCell>
                   <TableCell>{formatTime(change.stagedAt)}</TableCell>

@@ -13,6 +13,9 @@ import { formatTime } from '../../../components/ui/ops-format';
 import { formatNumber } from '../../../lib/i18n';
 import { useChange } from '../api/get-change';
 import { ChangeDecision } from './change-decision';
+import { ChangeComments } from './change-comments';
+import { StaleNotice, useFailureText } from './change-flow-status';
+import { OverlappingChanges } from './overlapping-changes';
 import { ChangeStatusChip } from './change-status';
 import { DiffViewer } from './diff-viewer';
 import { ValidationReport } from './validation-report';
@@ -21,7 +24,6 @@ import { useChangeQuality } from '../api/get-change-quality';
 
 /** One change: who staged what and when, validation progress, then its report, its difference and the decision. */
 export function ChangeScreen({ id, user }: { id: string; user: { name: string; roles: OpsRole[] } }) {
-  const { t } = useTranslation();
   const query = useChange(id);
   const change = query.data;
   if (!change) return <OpsQueryState query={query} />;
@@ -29,15 +31,22 @@ export function ChangeScreen({ id, user }: { id: string; user: { name: string; r
     <Stack spacing={2}>
       <ChangeHeader change={change} />
       {change.status === 'validating' && <ValidationProgress change={change} />}
-      {change.status === 'failed' && (
-        <Alert severity="error" role="alert">
-          {t('ops.change.failed', { message: change.failure ?? '' })}
-        </Alert>
-      )}
+      {change.status === 'failed' && <FailedNotice change={change} />}
+      <StaleNotice change={change} roles={user.roles} />
       {change.status !== 'validating' && <ChangeTabs change={change} />}
       {change.status !== 'validating' && <ChangeFindings changeId={change.id} />}
       {change.status !== 'validating' && <ChangeDecision change={change} user={user} />}
+      {(change.status === 'staged' || change.status === 'stale') && <OverlappingChanges changeId={change.id} />}
+      <ChangeComments changeId={change.id} user={user} />
     </Stack>
+  );
+}
+
+function FailedNotice({ change }: { change: ChangeDetail }) {
+  return (
+    <Alert severity="error" role="alert" data-testid="failure">
+      {useFailureText(change)}
+    </Alert>
   );
 }
 

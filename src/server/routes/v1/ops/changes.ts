@@ -31,6 +31,8 @@ import { ProblemError } from '../../../problems';
 import { defineOpsOperation } from './ops-operation';
 import { checkScope, isEditsRequest, parseScopeField, stageEdits } from './edits';
 import { editsBody, type ChangeScope } from '../../../../contract/ops-edits';
+import { answerStale } from './change-flow';
+import { approveConflict } from '../../../../contract/ops-flow';
 
 // The desk's changes over HTTP: upload (streamed to a file, SHA-256 computed on the way, size-limited) and
 // stage, inbox, report, difference, four-eyes decisions, versions, rollback and the audit trail. The engine
@@ -316,11 +318,17 @@ export const changeOperations = [
     response: changeSummary,
     errors: [
       { status: 404, description: 'Not found: no such change.' },
-      { status: 409, description: 'Conflict: stale change (re-diffed) or not in a state to approve.' },
+      {
+        status: 409,
+        description:
+          'Conflict: not in a state to approve; or another change was published since this one was diffed: problem type urn:problem:stale-change, the change re-diffed (`change`) and its new counts (`counts`).',
+        schema: approveConflict,
+      },
       { status: 422, description: 'Unprocessable: over the removal guard without confirmRemovals.' },
     ],
-    async handle({ app, actor, params, body }) {
-      return app.desk.approve(actor, params.id, body);
+    async handle({ app, actor, params, body, request, reply }) {
+      // A 409 of a re-diff names what happened, with the new difference (change-flow.ts).
+      return app.desk.approve(actor, params.id, body).catch((error: unknown) => answerStale(error, request, reply));
     },
   }),
   defineOpsOperation({

@@ -1,6 +1,7 @@
 import { accountOperations } from './accounts';
 import { changeOperations } from './changes';
 import { changeQualityOperations } from './change-quality';
+import { changeFlowOperations } from './change-flow';
 import { opsRoutes } from './ops-operation';
 import { qualityOperations } from './quality';
 import { recordOperations } from './records';
@@ -18,6 +19,7 @@ export const OPS_OPERATIONS = [
   ...changeOperations,
   ...versionOperations,
   ...changeQualityOperations,
+  ...changeFlowOperations,
   ...qualityOperations,
   ...recordOperations,
   ...reportOperations,

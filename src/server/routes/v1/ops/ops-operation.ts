@@ -60,7 +60,7 @@ export interface OpsOperation<
   /** The answer's media type when not JSON (a CSV download), or the types a file download may have. */
   produces?: 'text/csv' | readonly string[];
   /** Statuses besides 400/401/403/429/500/503 this operation answers (documented). */
-  errors?: { status: 404 | 409 | 413 | 415 | 422; description: string }[];
+  errors?: { status: 404 | 409 | 413 | 415 | 422; description: string; schema?: z.ZodType }[];
   /** The route's Fastify config (csrfExempt for the sign-in). */
   config?: Record<string, unknown>;
   handle(context: OpsContext<Q, P, B, A>): Promise<unknown>;
