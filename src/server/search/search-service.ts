@@ -6,7 +6,8 @@ import { indexSize, type SearchIndexData } from './build';
 import type { IndexWorkerData, IndexWorkerMessage } from './index-worker';
 import { PageCacheKeeper } from './documents';
 import { buildFromStore } from './read-data-set';
-import { SearchIndex, type RememberedMatches } from './search-index';
+import type { RememberedMatches } from './index-core';
+import { SearchIndex } from './search-index';
 
 // Holds the search index of the served data set and keeps it current. The store stays the durable source of
 // truth; when its data version moves (an import here, or another instance's import on PostgreSQL), a new index
