@@ -1,7 +1,7 @@
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK, type Agent, type Page } from '../../contract';
 import { deliveryModeCodeOf } from '../../contract/delivery-modes';
 import { pageOf, splitBankBranchSearch, type AgentSearch } from '../store/store';
-import type { OfficeEntry } from './build';
+import type { OfficeEntry } from './index-data';
 import { postingsRows } from './text-index';
 import {
   POSTINGS_ROW_COST,

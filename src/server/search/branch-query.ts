@@ -1,6 +1,6 @@
 import { placeNameVariants, type BankBranch, type Page } from '../../contract';
 import { pageOf, type BranchSearch } from '../store/store';
-import { codeHash, type OfficeEntry, type SearchIndexData } from './build';
+import { codeHash, type OfficeEntry, type SearchIndexData } from './index-data';
 import { TextIndex, postingsRows, type PostingsData } from './text-index';
 import { pageOfRanks } from './select';
 import {

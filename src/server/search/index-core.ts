@@ -1,7 +1,7 @@
 import type { Agent, BankBranch } from '../../contract';
 import { deliveryModeCodeOf } from '../../contract/delivery-modes';
 import { pageOf } from '../store/store';
-import type { OfficeEntry, SearchIndexData } from './build';
+import type { OfficeEntry, SearchIndexData } from './index-data';
 import {
   documentSource,
   encodeDocuments,

@@ -4,7 +4,7 @@ import { yieldToLookups } from '../worker-thread';
 import { openOwnConnection } from '../store/own-connection';
 import type { StoreSource } from '../store/store';
 import { buildFromStore } from './read-data-set';
-import { indexSize, shareIndex, type SearchIndexData } from './build';
+import { indexSize, shareIndex, type SearchIndexData } from './index-data';
 import { shared } from './strings';
 import type { GzipWriter, RememberedMatches, TextName } from './index-core';
 import { SearchIndex } from './search-index';

@@ -1,6 +1,6 @@
 // How a search checks rows: the conditions, the row tests the scan loops call, and range helpers.
 
-import type { SearchIndexData } from './build';
+import type { SearchIndexData } from './index-data';
 import { IdSet, type PostingsData } from './text-index';
 
 /**

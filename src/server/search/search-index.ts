@@ -1,5 +1,5 @@
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK, placeNameVariants, type Agent, type BankBranch } from '../../contract';
-import type { OfficeEntry, SearchIndexData } from './build';
+import type { OfficeEntry, SearchIndexData } from './index-data';
 import { StringTable } from './strings';
 import { HEAD_OFFICE_PLACEHOLDER } from './index-core';
 import { AgentQuery } from './agent-query';

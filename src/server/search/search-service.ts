@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Worker } from 'node:worker_threads';
 import { StoreUnavailableError, type LookupStore } from '../store/store';
 import { startWorker } from '../worker-thread';
-import { indexSize, type SearchIndexData } from './build';
+import { indexSize, type SearchIndexData } from './index-data';
 import type { IndexWorkerData, IndexWorkerMessage } from './index-worker';
 import { PageCacheKeeper } from './documents';
 import { buildFromStore } from './read-data-set';
