@@ -1,9 +1,8 @@
-import type { PayoutType } from '../../contract';
 import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../domain/data-set';
 import { branchBaseId, uniqueBranchIds } from '../domain/branch-id';
-import { Dictionary, compareCodePoints, shared, toStringTable, type StringTableData } from './strings';
-import { inFile, type DocumentTable } from './documents';
-import { buildPostings, buildTrigramIndex, type PostingsData, type TrigramIndexData } from './text-index';
+import { Dictionary, compareCodePoints, toStringTable } from './strings';
+import { buildPostings, buildTrigramIndex } from './text-index';
+import { codeHash, type BankEntry, type BankGroup, type OfficeEntry, type SearchIndexData } from './index-data';
 
 // Builds the search index of one data set: plain data (typed arrays and string tables) that a worker thread
 // builds and posts to the main thread without copying (the arrays' buffers are transferred).
@@ -13,105 +12,6 @@ import { buildPostings, buildTrigramIndex, type PostingsData, type TrigramIndexD
 // Agents: head office code, agent code, so a head office is one range. Every column is an Int32Array of ids
 // into a string table of the column's distinct values (-1 for null); the searched columns also have a
 // trigram index over their distinct texts and the rows of each text (postings).
-
-export interface OfficeEntry {
-  code: string;
-  country: string;
-  name: string;
-  payoutType: PayoutType;
-  deliveryModes: number[];
-  bankCodes: string[];
-  /** Its agents: rows agentStart…agentEnd-1. */
-  agentStart: number;
-  agentEnd: number;
-  /** The smallest and largest agent-name id of its agents. */
-  nameMin: number;
-  nameMax: number;
-}
-
-/** A bank of the branch table: one (country, bank code, bank name). */
-export interface BankEntry {
-  country: string;
-  code: string;
-  name: string;
-  /** The bank-name group (contiguous rows of one bank name in a country) its rows are in. */
-  group: number;
-}
-
-/** Rows start…end-1: one bank name of a country (one or, rarely, several bank codes). */
-export interface BankGroup {
-  country: string;
-  start: number;
-  end: number;
-  banks: number[];
-}
-
-export interface SearchIndexData {
-  version: string;
-  countries: string[];
-  /** Rows of each country (same order as `countries`): countryStart[i]…countryEnd[i]-1. */
-  countryStart: Int32Array;
-  countryEnd: Int32Array;
-  states: { country: string; code: string; name: string }[];
-  offices: OfficeEntry[];
-  banks: BankEntry[];
-  bankGroups: BankGroup[];
-  branches: {
-    count: number;
-    id: Int32Array;
-    bank: Int32Array;
-    branchName: Int32Array;
-    addr1: Int32Array;
-    addr1Lower: Int32Array;
-    addr2: Int32Array;
-    addr2Lower: Int32Array;
-    city: Int32Array;
-    district: Int32Array;
-    districtLower: Int32Array;
-    state: Int32Array;
-  };
-  agents: {
-    count: number;
-    office: Int32Array;
-    name: Int32Array;
-    addr1: Int32Array;
-    addr2: Int32Array;
-    city: Int32Array;
-    state: Int32Array;
-    phone: Int32Array;
-  };
-  tables: Record<
-    | 'branchName'
-    | 'routing'
-    | 'branchId'
-    | 'addr1'
-    | 'addr1Lower'
-    | 'addr2'
-    | 'addr2Lower'
-    | 'city'
-    | 'district'
-    | 'districtLower'
-    | 'state'
-    | 'agentCode'
-    | 'agentName'
-    | 'agentAddr1'
-    | 'agentAddr2'
-    | 'phone',
-    StringTableData
-  >;
-  /**
-   * Rows by the hash of their routing number / branch id / agent code (per-row tables `routing`, `branchId`,
-   * `agentCode`; '' for none).
-   */
-  hashes: Record<'routing' | 'branchId' | 'agentCode', Int32Array>;
-  trigrams: Record<'branchName' | 'addr1Lower' | 'addr2Lower' | 'districtLower' | 'agentName', TrigramIndexData>;
-  postings: Record<
-    'branchName' | 'addr1Lower' | 'addr2Lower' | 'districtLower' | 'agentName' | 'agentState',
-    PostingsData
-  >;
-  /** Each row's answer record as JSON (documents.ts); written by the SearchIndex made from this data. */
-  documents?: { branches: DocumentTable; agents: DocumentTable };
-}
 
 /** A dictionary's ids renumbered in code-point order of the values: rank[id]. */
 function ranks(values: readonly string[]): Int32Array {
@@ -128,13 +28,6 @@ function lowerCased(values: readonly string[]): { values: string[]; of: Int32Arr
 }
 
 const remap = (ids: Int32Array, to: Int32Array) => ids.map((id) => (id < 0 ? -1 : to[id]));
-
-/** FNV-1a over UTF-16 code units: the hash of the routing-number and agent-code tables (hash.ts reads them). */
-export function codeHash(code: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < code.length; i++) hash = Math.imul(hash ^ code.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
 
 /** An open-addressing table of rows by the hash of their code: slot value row + 1, 0 empty. */
 function hashTable(codes: readonly (string | null)[]): Int32Array {
@@ -454,53 +347,4 @@ export function buildSearchIndex(dataSet: DataSet, version: string): SearchIndex
   for (const row of dataSet.branches) builder.branch(row);
   for (const row of dataSet.agents) builder.agent(row);
   return builder.finish(version);
-}
-
-/** The buffers of every typed array in the index: posted as a transfer list, they move without a copy. */
-/**
- * Makes every typed array of the index SharedArrayBuffer-backed (a copy of those that are not yet): the index is
- * then posted to the serving threads without copying it, each answering from the same bytes. Returns `data`.
- */
-export function shareIndex(data: SearchIndexData): SearchIndexData {
-  const walk = (value: unknown): unknown => {
-    if (ArrayBuffer.isView(value)) return shared(value);
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) value[i] = walk(value[i]);
-    } else if (value && typeof value === 'object') {
-      for (const [key, v] of Object.entries(value)) (value as Record<string, unknown>)[key] = walk(v);
-    }
-    return value;
-  };
-  return walk(data) as SearchIndexData;
-}
-
-/** Bytes held by each part of the index (typed arrays and string tables), for the build log and the README. */
-export function indexSize(data: SearchIndexData): Record<string, number> {
-  const bytes = (value: unknown): number => {
-    if (ArrayBuffer.isView(value)) return value.byteLength;
-    if (value && typeof value === 'object') return Object.values(value).reduce((sum: number, v) => sum + bytes(v), 0);
-    return 0;
-  };
-  return {
-    branchColumns: bytes(data.branches),
-    agentColumns: bytes(data.agents),
-    stringTables: bytes(data.tables),
-    trigramIndexes: bytes(data.trigrams),
-    postings: bytes(data.postings),
-    ...documentBytes(data),
-  };
-}
-
-/** The answer documents' bytes, in memory or read from the index snapshot's file per answer (documents.ts). */
-function documentBytes(data: SearchIndexData): { documents: number; documentsInFile?: number } {
-  const sizes = { documents: 0, documentsInFile: 0 };
-  for (const table of Object.values(data.documents ?? {})) {
-    sizes[inFile(table.bytes) ? 'documentsInFile' : 'documents'] += table.bytes.byteLength + table.offsets.byteLength;
-    // The gzip records (gzip-documents.ts): their offsets and CRCs in memory, their bytes where the documents are.
-    if (table.gzip) {
-      sizes.documents += table.gzip.offsets.byteLength + table.gzip.crcs.byteLength;
-      sizes[inFile(table.gzip.bytes) ? 'documentsInFile' : 'documents'] += table.gzip.bytes.byteLength;
-    }
-  }
-  return sizes.documentsInFile ? sizes : { documents: sizes.documents };
 }

@@ -1,5 +1,6 @@
 import type { LookupStore } from '../store/store';
-import { SearchIndexBuilder, type SearchIndexData } from './build';
+import { SearchIndexBuilder } from './build';
+import type { SearchIndexData } from './index-data';
 
 /** Scans tried before giving up while imports keep committing. */
 const ATTEMPTS = 5;

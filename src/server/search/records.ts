@@ -1,6 +1,6 @@
 import type { ChangeKind, OpsPage } from '../../contract/ops-changes';
 import type { RecordFields, RecordMatch } from '../../contract/ops-records';
-import type { OfficeEntry } from './build';
+import type { OfficeEntry } from './index-data';
 import type { IndexView } from './search-index';
 
 // The operations desk's search over the published records (GET /v1/ops/records) and one record by its natural

@@ -2,11 +2,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Worker } from 'node:worker_threads';
 import { StoreUnavailableError, type LookupStore } from '../store/store';
 import { startWorker } from '../worker-thread';
-import { indexSize, type SearchIndexData } from './build';
+import { indexSize, type SearchIndexData } from './index-data';
 import type { IndexWorkerData, IndexWorkerMessage } from './index-worker';
 import { PageCacheKeeper } from './documents';
 import { buildFromStore } from './read-data-set';
-import { SearchIndex, type RememberedMatches } from './search-index';
+import type { RememberedMatches } from './index-core';
+import { SearchIndex } from './search-index';
 
 // Holds the search index of the served data set and keeps it current. The store stays the durable source of
 // truth; when its data version moves (an import here, or another instance's import on PostgreSQL), a new index

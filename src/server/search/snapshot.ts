@@ -16,7 +16,7 @@ import {
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
-import type { SearchIndexData } from './build';
+import type { SearchIndexData } from './index-data';
 import type { FileBytes } from './byte-writer';
 import { readInPieces } from './documents';
 

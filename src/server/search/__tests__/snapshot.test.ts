@@ -11,7 +11,7 @@ import { SearchIndex } from '../search-index';
 import { documentsScratchFile, readSnapshot, writeSnapshot } from '../snapshot';
 import { encodeDocumentsToFile } from '../documents';
 import { ByteWriter } from '../byte-writer';
-import { indexSize } from '../build';
+import { indexSize } from '../index-data';
 import { DEFAULT_PAGE_SIZE, agentsQuery, branchesQuery } from '../../../contract';
 
 /**
