@@ -229,6 +229,11 @@ export class DeskEngine implements ChangeDesk {
         return this.summaryOf(id);
       },
     );
+    return this.track(id, done);
+  }
+
+  /** A held change's work in the background: kept until it settles (close waits for it), then the change let go. */
+  private track(id: string, done: Promise<ChangeSummary>): StartedStaging {
     this.running.add(done);
     void done.finally(() => {
       this.running.delete(done);
@@ -778,12 +783,7 @@ export class DeskEngine implements ChangeDesk {
       }
       return this.summaryOf(id);
     })();
-    this.running.add(done);
-    void done.finally(() => {
-      this.running.delete(done);
-      this.leases.letGo(id);
-    });
-    return { id, done };
+    return this.track(id, done);
   }
 
   private async keptGzipOf(id: string): Promise<Buffer> {
