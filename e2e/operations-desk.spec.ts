@@ -308,7 +308,7 @@ test('column mapping of a header the desk does not know', async ({ browser }) =>
   await expect(page.getByTestId('change-status')).not.toHaveText('Validating', { timeout: 120_000 });
   // Read through the mapping, the five branches are the served ones (the rest of Bangladesh would go: flagged).
   await expect(page.getByTestId('diff-counts')).toContainText('5 unchanged');
-  await page.getByRole('tab', { name: /^Report/ }).click();
+  await page.getByRole('tab', { name: /^Report \(/ }).click();
   await expect(page.getByTestId('report-counts')).toContainText('5 rows read');
   await page.getByRole('button', { name: 'Discard this change' }).click();
   await page.getByRole('button', { name: 'Yes, discard' }).click();
