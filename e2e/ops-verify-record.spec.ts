@@ -125,6 +125,9 @@ test('a teller reports a wrong IFSC; the analyst fixes the one record; a checker
   await expect(history.first().getByTestId('history-field')).toHaveText(
     `before: ${BRANCH.address_line1} → after: ${ADDRESS}`,
   );
+  // The teller's report is on the record's page too.
+  const onRecord = desk.getByTestId('record-reports').locator(`[data-report-id="${reference}"]`);
+  await expect(onRecord).toContainText(note.join(''));
   await docsScreenshot(desk, 'verify-history.png', { fullPage: true });
   const firstVersion = (await history.first().getByTestId('history-version').innerText()).trim();
 
@@ -200,6 +203,11 @@ test('a teller reports a wrong IFSC; the analyst fixes the one record; a checker
   await desk.getByRole('option', { name: 'Closed' }).click();
   await expect(report.getByTestId('report-closed')).toContainText(`Closed by ${ANALYST}`);
   await expect(report.getByTestId('report-closed')).toContainText(changeId);
+
+  // The record's page says the same.
+  await desk.goto(recordPath(WRONG));
+  await expect(onRecord.getByTestId('report-closed')).toContainText(`Closed by ${ANALYST}`);
+  await expect(onRecord.getByTestId('report-closed')).toContainText(changeId);
 
   // The versions, for the manual: the newest is the correction.
   await desk.getByRole('tab', { name: 'History' }).click();
