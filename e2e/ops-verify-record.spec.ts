@@ -69,6 +69,7 @@ test('a teller reports a wrong IFSC; the analyst fixes the one record; a checker
   await typeLikeAPerson(desk.getByLabel('Country (ISO code, e.g. IN)'), ['I', 'N']);
   await typeLikeAPerson(desk.getByLabel('Bank code (e.g. ABHY)'), ['ST', 'BP']);
   await desk.getByLabel('File (CSV or XLSX)').setInputFiles(FILE);
+  await expect(desk.getByRole('button', { name: 'Upload and check' })).toBeEnabled();
   await docsScreenshot(desk, 'verify-scope.png', { fullPage: true });
   await desk.getByRole('button', { name: 'Upload and check' }).click();
   await expect(desk).toHaveURL(/\/ops\/changes\/[^/]+$/, { timeout: 60_000 });
