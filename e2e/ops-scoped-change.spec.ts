@@ -110,7 +110,7 @@ test('a one-bank India file: with its bank scope nothing outside ABHY moves; wit
 
   // With the bank's scope: one branch changed, nothing removed, ABHY the only bank in the counts.
   const scoped = await stageAbhy(maker, true);
-  await expect(maker.getByTestId('change-scope')).toHaveText('Scope: bank ABHY of IN only');
+  await expect(maker.getByTestId('change-scope')).toHaveText('Scope: bank ABHY of India only');
   await expect(maker.getByTestId('diff-counts')).toContainText(
     `0 added, 1 changed, 0 removed, ${ABHY.length - 1} unchanged`,
   );

@@ -74,7 +74,7 @@ test('a teller reports a wrong IFSC; the analyst fixes the one record; a checker
   await desk.getByRole('button', { name: 'Upload and check' }).click();
   await expect(desk).toHaveURL(/\/ops\/changes\/[^/]+$/, { timeout: 60_000 });
   await expect(desk.getByTestId('change-status')).toHaveText('Waiting for approval', { timeout: 120_000 });
-  await expect(desk.getByTestId('change-scope')).toHaveText('Scope: bank STBP of IN only');
+  await expect(desk.getByTestId('change-scope')).toHaveText('Scope: bank STBP of India only');
   await expect(desk.getByTestId('diff-counts')).toContainText('0 added, 1 changed, 0 removed');
   await approve(checker.page, new URL(desk.url()).pathname, ['The bank sent ', 'its branch list']);
 

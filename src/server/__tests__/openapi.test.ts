@@ -394,8 +394,8 @@ describe('answers held to the document', () => {
     const notMultipart = await t.app.inject({
       method: 'POST',
       url: '/v1/ops/changes',
-      headers: { ...maker.headers, 'content-type': 'application/json' },
-      payload: { kind: 'branches' },
+      headers: { ...maker.headers, 'content-type': 'text/plain' },
+      payload: 'kind=branches',
     });
     expect(notMultipart.statusCode).toBe(415);
     const missing = await t.app.inject({
