@@ -117,6 +117,11 @@ test('an analyst finds the report in the desk queue and closes it with the chang
   const audit = page.getByTestId('audit-row').filter({ hasText: reference }).first();
   await expect(audit).toContainText('closed a teller report');
   await expect(audit).toContainText(ANALYST);
+  // The row links to the record the report was about.
+  await expect(audit.getByRole('link', { name: `IN~${CODE}` })).toHaveAttribute(
+    'href',
+    `/ops/records/branches/${encodeURIComponent(`IN~${CODE}`)}`,
+  );
   await context.close();
 });
 

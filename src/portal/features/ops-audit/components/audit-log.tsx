@@ -10,10 +10,11 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { OPS_ACTIONS } from '../../../../contract/ops-changes';
 import { OpsPagination } from '../../../components/ui/ops-pagination';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
 import { formatTime } from '../../../components/ui/ops-format';
+import { CHANGE_KINDS, OPS_ACTIONS, type ChangeKind } from '../../../../contract/ops-changes';
+import { RecordLink } from '../../../components/ui/record-link';
 import { useAudit } from '../api/get-audit';
 
 /** The ops audit trail, newest first: filter by action, by actor (the name typed) and by a time range. */
@@ -116,7 +117,10 @@ export function AuditLog() {
                       ? t(`ops.audit.actions.${entry.action as (typeof OPS_ACTIONS)[number]}`)
                       : entry.action}
                   </TableCell>
-                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{entry.target ?? ''}</TableCell>
+                  <TableCell sx={{ overflowWrap: 'anywhere' }}>
+                    {entry.target ?? ''}
+                    <AuditRecord detail={entry.detail} />
+                  </TableCell>
                   <TableCell sx={{ fontFamily: 'monospace', fontSize: '0.75rem', overflowWrap: 'anywhere' }}>
                     {entry.detail ? JSON.stringify(entry.detail) : ''}
                   </TableCell>
@@ -130,5 +134,18 @@ export function AuditLog() {
         <OpsPagination pagination={query.data.pagination} onChange={(next) => setPage((p) => ({ ...p, ...next }))} />
       )}
     </Stack>
+  );
+}
+
+/** The record an event was about (a teller's report closed: its detail names the record), linked to its page. */
+function AuditRecord({ detail }: { detail: Record<string, unknown> | null | undefined }) {
+  const kind = detail?.kind;
+  const key = detail?.key;
+  if (typeof key !== 'string' || !CHANGE_KINDS.includes(kind as ChangeKind)) return null;
+  return (
+    <>
+      {' · '}
+      <RecordLink kind={kind as ChangeKind} recordKey={key} text={key} />
+    </>
   );
 }
