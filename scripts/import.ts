@@ -70,7 +70,10 @@ async function main(): Promise<number> {
     unrecorded = id;
     const difference = prepared.diff ? formatDifference(kind as ImportKind, prepared.diff.summary, version) : null;
     if (difference && !values.json) console.log(difference);
-    if (prepared.diff?.summary.guard.flagged && !values['dry-run'] && !values['allow-removals']) {
+    // A file with bad rows applies nothing (but with --skip-invalid): the importer reports them; the guard speaks
+    // of a file that would be applied.
+    const applicable = prepared.rowsBad === 0 || values['skip-invalid'];
+    if (applicable && prepared.diff?.summary.guard.flagged && !values['dry-run'] && !values['allow-removals']) {
       await desk.recordOpsEvent({
         actor: actor.name,
         via: actor.via,
