@@ -1,4 +1,6 @@
 import type { ChangeKind, DiffEntry, DiffQuery } from '../../contract/ops-changes';
+import { recordKeyOf } from '../../contract/record-key';
+import { searchTextOf } from './code-changes';
 import type { VersionComparison } from '../../contract/ops-versions';
 import type { DataSet } from '../domain/data-set';
 import { readFileRecords } from '../importer/layouts';
@@ -57,13 +59,15 @@ async function compare(store: LookupStore, from: number, to: number): Promise<Co
     [ROWS_OF[kind]]: earlier,
   });
   const entries: DiffEntry[] = [];
+  // Each entry with its record's page, as a change's entries have it (diff-rows.ts).
+  const keep = (entry: DiffEntry) => entries.push({ ...entry, recordKey: recordKeyOf(entry.key) });
   for (const row of later) {
     const entry = builder.add(row);
-    if (entry) entries.push(entry);
+    if (entry) keep(entry);
   }
   const countries = new Set<string>();
   for (const row of [...earlier, ...later]) countries.add(row.country);
-  const diff = builder.finish([...countries], (entry) => entries.push(entry));
+  const diff = builder.finish([...countries], keep);
   const { counts, unchanged, byCountry } = diff.summary;
   return { kind, entries, summary: { counts, unchanged, byCountry, byBank: diff.byBank } };
 }
@@ -103,7 +107,8 @@ export async function compareVersions(
     ({ entry }) =>
       (query.op === undefined || entry.op === query.op) &&
       (query.country === undefined || entry.country === query.country) &&
-      (query.bankCode === undefined || entry.bankCode === query.bankCode),
+      (query.bankCode === undefined || entry.bankCode === query.bankCode) &&
+      (!query.q || searchTextOf(entry).includes(query.q.toLowerCase())),
   );
   const by = (key: (e: DiffEntry) => string) => (a: { entry: DiffEntry }, b: { entry: DiffEntry }) =>
     key(a.entry).localeCompare(key(b.entry));

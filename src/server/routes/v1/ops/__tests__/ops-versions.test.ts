@@ -246,6 +246,11 @@ describe.each(testEngines())('versions taken away and compared (%s)', (engine) =
     expect(keysOf('removed')).toEqual([...expected.removed].sort());
     expect(keysOf('changed')).toEqual([...expected.changed].sort());
     expect(across.every((e) => e.country === 'BD')).toBe(true);
+    // Searched by a code, as a change's difference is: only the entries holding it.
+    const code = across[0].key[1];
+    const found = await compare(baseline.id, chain[3].id, `&q=${code.toLowerCase()}`);
+    expect(found.data.length).toBeGreaterThan(0);
+    expect(found.data.every((e) => [...e.key, ...(e.previousKey ?? [])].includes(code))).toBe(true);
     // Backwards, the same records the other way round.
     const back = await allCompared(chain[3].id, baseline.id);
     expect(back.filter((e) => e.op === 'added').length).toBe(expected.removed.length);
