@@ -144,10 +144,10 @@ test('a teller reports a wrong IFSC; the analyst fixes the one record; a checker
   await expect(desk).toHaveURL(/\/ops\/changes\/[^/]+$/, { timeout: 60_000 });
   await expect(desk.getByTestId('change-status')).toHaveText('Waiting for approval', { timeout: 120_000 });
   const changeId = new URL(desk.url()).pathname.split('/').at(-1)!;
-  // The difference is this record only: the wrong IFSC out, the right one in.
-  await expect(desk.getByTestId('diff-counts')).toContainText('1 added, 0 changed, 1 removed');
-  await expect(desk.getByTestId('diff-added')).toContainText(RIGHT);
-  await expect(desk.getByTestId('diff-removed')).toContainText(WRONG);
+  // The difference is this record only, its code changed: one entry, the wrong IFSC → the right one.
+  await expect(desk.getByTestId('diff-counts')).toContainText('0 added, 1 changed, 0 removed');
+  await expect(desk.getByTestId('diff-changed')).toContainText(RIGHT);
+  await expect(desk.getByTestId('diff-changed')).toContainText(WRONG);
 
   // 5. The checker approves it.
   await approve(checker.page, `/ops/changes/${changeId}`, ['IFSC checked ', 'with the bank']);
@@ -155,7 +155,8 @@ test('a teller reports a wrong IFSC; the analyst fixes the one record; a checker
   // 6. The record's page: the new version at the top of its history; the corrected record is served.
   await desk.goto(recordPath(WRONG));
   await expect(history).toHaveCount(2);
-  await expect(history.first()).toContainText('Removed');
+  // The old code's record ends with the code change (its history is kept under both codes).
+  await expect(history.first()).toContainText('Changed');
   await expect(history.first().getByTestId('history-people')).toHaveText(
     `Staged by ${ANALYST}, approved by ${CHECKER}`,
   );
@@ -176,7 +177,7 @@ test('a teller reports a wrong IFSC; the analyst fixes the one record; a checker
   await expect(desk).toHaveURL(new RegExp(`${recordPath(RIGHT)}$`));
   await expect(fields.locator('[data-field="routingNumber"]')).toHaveText(RIGHT);
   await expect(fields.locator('[data-field="addressLine1"]')).toHaveText(ADDRESS);
-  await expect(history.first()).toContainText('Added');
+  await expect(history.first()).toContainText('Changed');
   await expect(history.first().getByTestId('history-comment')).toContainText('IFSC checked with the bank');
 
   // 7. The teller's answer changes: the right IFSC finds the branch, the wrong one nothing.
