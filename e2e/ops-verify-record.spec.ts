@@ -146,8 +146,8 @@ test('a teller reports a wrong IFSC; the analyst fixes the one record; a checker
   const changeId = new URL(desk.url()).pathname.split('/').at(-1)!;
   // The difference is this record only, its code changed: one entry, the wrong IFSC → the right one.
   await expect(desk.getByTestId('diff-counts')).toContainText('0 added, 1 changed, 0 removed');
-  await expect(desk.getByTestId('diff-changed')).toContainText(RIGHT);
-  await expect(desk.getByTestId('diff-changed')).toContainText(WRONG);
+  await expect(desk.getByTestId('diff-code-changed')).toContainText(RIGHT);
+  await expect(desk.getByTestId('code-change')).toContainText(`${WRONG} → IN · ${RIGHT}`);
 
   // 5. The checker approves it.
   await approve(checker.page, `/ops/changes/${changeId}`, ['IFSC checked ', 'with the bank']);
