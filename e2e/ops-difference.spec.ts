@@ -55,7 +55,10 @@ const NEW_BRANCH: Record<string, string> = {
   city: 'Chattogram',
   district: '',
 };
-const rows = bd.map((row) => (row === CORRECTED ? { ...row, routing_number: NEW_CODE } : row));
+// AB Bank's own file (staged with that bank's scope: other specs' published changes to other banks stay out of it).
+const rows = bd
+  .filter((row) => row.bank_code === '020')
+  .map((row) => (row === CORRECTED ? { ...row, routing_number: NEW_CODE } : row));
 rows.push(NEW_BRANCH);
 const file = join(mkdtempSync(join(tmpdir(), 'rpl-diff-')), 'bd-ashuganj-corrected.csv');
 writeFileSync(file, toCsv(rows));
@@ -95,6 +98,10 @@ test('the checker searches the difference, reads a code change and every field o
   const maker = await desk(browser, MAKER, 1280);
   await maker.getByRole('tab', { name: 'Upload' }).click();
   await maker.getByRole('radio', { name: 'Bank branches (per country)' }).check();
+  await maker.getByRole('radio', { name: 'One bank of one country' }).check();
+  await typeLikeAPerson(maker.getByLabel('Country (ISO code, e.g. IN)'), ['B', 'D']);
+  await typeLikeAPerson(maker.getByLabel('Bank code (e.g. ABHY)'), ['02', '0']);
+  await expect(maker.getByTestId('scope-bank')).toHaveValue('020');
   await maker.getByLabel('File (CSV or XLSX)').setInputFiles(file);
   await maker.getByRole('button', { name: 'Upload and check' }).click();
   await expect(maker).toHaveURL(/\/ops\/changes\/[^/]+$/, { timeout: 60_000 });
