@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { DeskEngine } from '../../src/server/desk/engine';
 import type { OpsActor } from '../../src/server/desk/desk';
-import { recordKeyOf } from '../../src/server/desk/record-history';
+import { recordKeyOf } from '../../src/contract/record-key';
 import { branchesKind } from '../../src/server/importer/kinds';
 import { openStore } from '../../src/server/open-store';
 import { generateSeedFiles, generatedDataSet } from '../../src/server/seed/generate';

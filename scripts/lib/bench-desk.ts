@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addAccount } from '../../src/server/desk/accounts';
-import { recordKeyOf } from '../../src/server/desk/record-history';
+import { recordKeyOf } from '../../src/contract/record-key';
 import type { BranchFileRecord } from '../../src/server/importer/row-schemas';
 import { openStore } from '../../src/server/open-store';
 import { opsAccountsOf } from '../../src/server/store/ops-accounts';

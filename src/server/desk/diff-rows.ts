@@ -1,6 +1,6 @@
 import type { DiffEntry } from '../../contract/ops-changes';
 import type { Row } from './db';
-import { recordKeyOf } from './record-history';
+import { recordKeyOf } from '../../contract/record-key';
 
 // A difference entry read back from desk_diff, with the key of its record's page, and the difference's search:
 // `q` found in the entry's search text (code-changes.ts, searchTextOf), any case, anywhere in it.

@@ -4,7 +4,7 @@ import type { DataSet } from '../domain/data-set';
 import { AGENT_TABLE, BRANCH_TABLE } from '../domain/kind-columns';
 import { KIND_DEFINITIONS, type KindRow } from '../importer/kinds';
 import { kindRows } from './diff';
-import { parseRecordKey, recordKeyOf } from './record-history';
+import { parseRecordKey, recordKeyOf } from '../../contract/record-key';
 import { keyOfCells, servedLookup, type StoredScope } from './scope';
 
 // Records changed without a file (POST /v1/ops/changes, application/json): the edits become a file in the import

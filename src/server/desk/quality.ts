@@ -12,7 +12,7 @@ import {
 } from '../../contract/ops-quality';
 import type { DataSet } from '../domain/data-set';
 import { branchKey, keyParts } from '../domain/natural-keys';
-import { recordKeyOf } from './record-history';
+import { recordKeyOf } from '../../contract/record-key';
 import type { LookupStore } from '../store/store';
 
 // The data-quality report of the published data (issue #24): what the importer's rules let through or what

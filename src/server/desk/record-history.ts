@@ -55,5 +55,3 @@ export async function readRecordHistory(db: DeskDb, kind: ChangeKind, parts: str
       .filter(Boolean),
   }));
 }
-
-export { parseRecordKey, recordKeyOf } from '../../contract/record-key';

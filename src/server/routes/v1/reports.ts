@@ -4,7 +4,7 @@ import type { ProblemParameter } from '../../../contract';
 import { financialId } from '../../../contract/lookups';
 import { reportBody, reportReceipt, type ReportReceipt } from '../../../contract/reports';
 import { deskDbOf } from '../../desk/db';
-import { parseRecordKey, recordKeyOf } from '../../desk/record-history';
+import { parseRecordKey, recordKeyOf } from '../../../contract/record-key';
 import { createReport } from '../../desk/reports';
 import { ProblemError } from '../../problems';
 import type { RedisDependency } from '../../redis';

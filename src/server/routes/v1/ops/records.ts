@@ -7,7 +7,8 @@ import {
   type RecordPage,
 } from '../../../../contract/ops-records';
 import { deskDbOf } from '../../../desk/db';
-import { parseRecordKey, readRecordHistory, recordKeyOf } from '../../../desk/record-history';
+import { readRecordHistory } from '../../../desk/record-history';
+import { parseRecordKey, recordKeyOf } from '../../../../contract/record-key';
 import { ProblemError } from '../../../problems';
 import { officeFields, recordByKey, searchRecords } from '../../../search/records';
 import { defineOpsOperation } from './ops-operation';

@@ -1,6 +1,6 @@
 import { closeReportBody, report, reportPathParams, reportsPage, reportsQuery } from '../../../../contract/reports';
 import { deskDbOf } from '../../../desk/db';
-import { parseRecordKey, recordKeyOf } from '../../../desk/record-history';
+import { parseRecordKey, recordKeyOf } from '../../../../contract/record-key';
 import { closeReport, listReports, readReport } from '../../../desk/reports';
 import { ProblemError } from '../../../problems';
 import { defineOpsOperation } from './ops-operation';

@@ -6,7 +6,7 @@ import { createTestApp, testEngines, type TestApp } from '../../../../../testing
 import { createOpsAccount, signIn, type OpsSessionCookie } from '../../../../../testing/ops';
 import { csvRows } from '../../../../../testing/csv-rows';
 import { REPO_ROOT } from '../../../../paths';
-import { recordKeyOf } from '../../../../desk/record-history';
+import { recordKeyOf } from '../../../../../contract/record-key';
 
 // The desk's record search by a code (a routing number or IFSC) on both stores, held to the shipped files: a code
 // that is in no name, bank, city, district or street is answered from the routing numbers' hash table without
