@@ -1,4 +1,5 @@
 import type { DiffEntry } from '../../contract/ops-changes';
+import type { KindRow } from '../importer/kinds';
 
 // A record whose code changed while the rest of it stayed: a bank corrects a branch's routing number (IFSC), a
 // head office renumbers an agent. Matched by natural key alone that is an unrelated add and remove; the desk
@@ -32,20 +33,37 @@ export interface Served extends Compared {
   n: number;
 }
 
+/** What an identity reads: a record's country and fields (a compared record's, or a served row's own). */
+export interface Identified {
+  country: string;
+  fields: Readonly<Record<string, string | number | null | undefined>>;
+}
+
+/** The served records as the pairing reads them (diff.ts): the first of each key of a country, compared on demand. */
+export interface ServedSource {
+  firstOf(country: string): Iterable<{ key: string; index: number; row: KindRow }>;
+  record(index: number): Served;
+}
+
 const SEP = '\u001f';
 const joined = (...parts: (string | null | undefined)[]) => parts.map((p) => p ?? '').join(SEP);
 
 /** A branch with a routing number: country, bank, name, address line 1 (one without: its key is all these). */
-export const branchIdentity = (c: Compared): string | null =>
+const upper = (value: string | number | null | undefined) =>
+  value === null || value === undefined ? null : String(value).toUpperCase();
+const plain = (value: string | number | null | undefined) =>
+  value === null || value === undefined ? null : String(value);
+
+export const branchIdentity = (c: Identified): string | null =>
   c.fields.routingNumber
-    ? joined(c.country, c.fields.bankCode, c.fields.branchName?.toUpperCase(), c.fields.addressLine1?.toUpperCase())
+    ? joined(c.country, plain(c.fields.bankCode), upper(c.fields.branchName), upper(c.fields.addressLine1))
     : null;
 
-export const agentIdentity = (c: Compared): string | null =>
-  joined(c.country, c.fields.headOfficeCode, c.fields.agentName?.toUpperCase(), c.fields.addressLine1?.toUpperCase());
+export const agentIdentity = (c: Identified): string | null =>
+  joined(c.country, plain(c.fields.headOfficeCode), upper(c.fields.agentName), upper(c.fields.addressLine1));
 
 /** A served record to pair with: ambiguous (two with one identity) is never paired. */
-type Candidate = { key: string; record: Served } | 'ambiguous';
+type Candidate = { key: string; index: number } | 'ambiguous';
 
 export class CodeChanges {
   /** Per country, built on the first new record of that country: identity → the served record. */
@@ -54,19 +72,19 @@ export class CodeChanges {
   private readonly paired = new Set<string>();
 
   constructor(
-    private readonly identityOf: ((c: Compared) => string | null) | undefined,
-    private readonly served: ReadonlyMap<string, Served>,
+    private readonly identityOf: ((c: Identified) => string | null) | undefined,
+    private readonly served: ServedSource,
   ) {}
 
   private candidates(country: string): Map<string, Candidate> {
     let map = this.byCountry.get(country);
     if (map) return map;
     map = new Map();
-    for (const [key, record] of this.served) {
-      if (record.country !== country || record.n !== 1) continue;
-      const identity = this.identityOf!(record);
+    // A served row has the fields a compared record has, under the same names (domain/kind-columns.ts).
+    for (const { key, index, row } of this.served.firstOf(country)) {
+      const identity = this.identityOf!({ country, fields: row as unknown as Identified['fields'] });
       if (identity === null) continue;
-      map.set(identity, map.has(identity) ? 'ambiguous' : { key, record });
+      map.set(identity, map.has(identity) ? 'ambiguous' : { key, index });
     }
     this.byCountry.set(country, map);
     return map;
@@ -93,12 +111,13 @@ export class CodeChanges {
   settle(removed: (record: Served) => boolean, onEntry: (entry: DiffEntry) => void): void {
     for (const { entry, identity } of this.held) {
       const candidate = this.byCountry.get(entry.country)?.get(identity);
-      if (!candidate || candidate === 'ambiguous' || this.paired.has(candidate.key) || !removed(candidate.record)) {
+      const record = candidate && candidate !== 'ambiguous' ? this.served.record(candidate.index) : null;
+      if (!record || candidate === 'ambiguous' || !candidate || this.paired.has(candidate.key) || !removed(record)) {
         onEntry(entry);
         continue;
       }
       this.paired.add(candidate.key);
-      const before = candidate.record.fields;
+      const before = record.fields;
       const after = entry.after!;
       const changedFields = Object.keys(after).filter((field) => after[field] !== before[field]);
       onEntry({ ...entry, op: 'changed', previousKey: candidate.key.split(SEP), before, changedFields });

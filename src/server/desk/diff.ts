@@ -3,7 +3,16 @@ import type { AgentRow, BranchRow, DataSet, HeadOfficeRow } from '../domain/data
 import type { KindRow } from '../importer/kinds';
 import { AGENT_TABLE, BRANCH_TABLE, type KindTable } from '../domain/kind-columns';
 import { agentKey, branchKey, headOfficeKey, keyParts } from '../domain/natural-keys';
-import { CodeChanges, agentIdentity, branchIdentity, searchTextOf, type Compared, type Served } from './code-changes';
+import {
+  CodeChanges,
+  agentIdentity,
+  branchIdentity,
+  searchTextOf,
+  type Compared,
+  type Identified,
+  type Served,
+  type ServedSource,
+} from './code-changes';
 
 // The difference a change makes to the published data: records of its kind matched by their natural key
 // (domain/natural-keys.ts), each added, removed or changed (field by field), with counts per country and bank
@@ -26,12 +35,12 @@ interface KindView {
   whoIs(row: KindRow): Identity;
   compared(row: KindRow): Compared;
   /** Whether a served row is replaced by a file of these countries (a branch file replaces its countries). */
-  replaces(compared: Compared, countries: ReadonlySet<string>): boolean;
+  replaces(record: Pick<Identity, 'country'>, countries: ReadonlySet<string>): boolean;
   /**
    * What stays when only the code changes (code-changes.ts): a record whose code is new, but whose identity a
    * removed record had, is that record with its code changed. Absent: the kind's code is all it is.
    */
-  identity?: (compared: Compared) => string | null;
+  identity?: (record: Identified) => string | null;
 }
 
 const text = (value: string | number | null | undefined): string | null =>
@@ -223,40 +232,94 @@ export function removalGuard(
 const keyOf = (key: string, n: number) => (n === 1 ? key : `${key}\u001f#${n}`);
 
 /**
+ * The served records of the kind, keyed: each one's key and order among its key's records, its fields compared
+ * only when asked (a file of one bank reads a few of a million served records; comparing them all up front held
+ * a fields object per served record).
+ */
+class ServedRecords implements ServedSource {
+  readonly rows: KindRow[];
+  /** Each served row's key, and which record of that key it is (from 1), by the row's position. */
+  private readonly keys: string[];
+  private readonly order: Uint32Array;
+  private readonly at = new Map<string, number>();
+
+  constructor(
+    private readonly view: KindView,
+    dataSet: DataSet,
+  ) {
+    this.rows = view.rows(dataSet);
+    this.keys = new Array<string>(this.rows.length);
+    this.order = new Uint32Array(this.rows.length);
+    const count = new Map<string, number>();
+    for (let i = 0; i < this.rows.length; i++) {
+      const key = view.whoIs(this.rows[i]).key;
+      const n = (count.get(key) ?? 0) + 1;
+      count.set(key, n);
+      this.keys[i] = key;
+      this.order[i] = n;
+      this.at.set(keyOf(key, n), i);
+    }
+  }
+
+  get size(): number {
+    return this.rows.length;
+  }
+
+  /** The position of the n-th served record of a key (n from 1). */
+  indexOf(key: string, n: number): number | undefined {
+    return this.at.get(keyOf(key, n));
+  }
+
+  identity(i: number): Identity & { n: number } {
+    const { country, bankCode } = this.view.whoIs(this.rows[i]);
+    return { key: this.keys[i], country, bankCode, n: this.order[i] };
+  }
+
+  record(i: number): Served {
+    return { ...this.view.compared(this.rows[i]), base: this.keys[i], n: this.order[i] };
+  }
+
+  /** Positions of the first served record of each key of a country, with its row. */
+  *firstOf(country: string): Iterable<{ key: string; index: number; row: KindRow }> {
+    for (let i = 0; i < this.rows.length; i++) {
+      const row = this.rows[i];
+      if (this.order[i] === 1 && row.country === country) yield { key: this.keys[i], index: i, row };
+    }
+  }
+
+  /** The map key of a served record (its key, with its order past the first). */
+  mapKey(i: number): string {
+    return keyOf(this.keys[i], this.order[i]);
+  }
+}
+
+/**
  * The difference a change makes, built as the new file's good rows come (streamed: a million-row file is never
  * held): each row is `add`ed in file order and answers its entry (added, changed field by field, or null when
  * unchanged); `finish` then gives the served records the file removes (in the served order), the counts per
- * country and bank and the removal guard. Only the served records of the kind is held, keyed.
+ * country and bank and the removal guard. Only the served records of the kind are held, keyed.
  */
 export class DiffBuilder {
   private readonly view: KindView;
-  private readonly before = new Map<string, Served & { row: KindRow }>();
+  private readonly served: ServedRecords;
   private readonly codes: CodeChanges;
   /** Which record of its key the last row `add`ed is (from 1; over 1: its key repeats in the file). */
   occurrence = 0;
   /** Records of the new file per key so far. */
   private readonly seen = new Map<string, number>();
   private readonly groups = new Map<string, GroupCounts>();
-  private readonly servedTotal: number;
   private unchanged = 0;
 
   constructor(kind: ChangeKind, served: DataSet) {
     this.view = VIEWS[kind];
-    const rows = this.view.rows(served);
-    this.servedTotal = rows.length;
-    const count = new Map<string, number>();
-    for (const row of rows) {
-      const record = this.view.compared(row);
-      const n = (count.get(record.key) ?? 0) + 1;
-      count.set(record.key, n);
-      this.before.set(keyOf(record.key, n), { ...record, base: record.key, n, row });
-    }
-    this.codes = new CodeChanges(this.view.identity, this.before);
+    this.served = new ServedRecords(this.view, served);
+    this.codes = new CodeChanges(this.view.identity, this.served);
   }
 
   /** The n-th served record with this key (from 1). */
   servedAt(key: string, n: number): KindRow | undefined {
-    return this.before.get(keyOf(key, n))?.row;
+    const i = this.served.indexOf(key, n);
+    return i === undefined ? undefined : this.served.rows[i];
   }
 
   private count(op: DiffEntry['op'], country: string, bankCode: string | null) {
@@ -273,8 +336,8 @@ export class DiffBuilder {
     this.seen.set(now.key, n);
     this.occurrence = n;
     const key = keyOf(now.key, n);
-    const was = this.before.get(key);
-    if (!was) {
+    const at = this.served.indexOf(now.key, n);
+    if (at === undefined) {
       const entry = { op: 'added', key: keyParts(key), country: now.country, bankCode: now.bankCode } as const;
       const added = { ...entry, before: null, after: now.fields, changedFields: [] };
       // Perhaps a served record with its code changed: told at finish (code-changes.ts).
@@ -282,14 +345,15 @@ export class DiffBuilder {
       this.count('added', now.country, now.bankCode);
       return added;
     }
-    const changedFields = Object.keys(now.fields).filter((field) => now.fields[field] !== was.fields[field]);
+    const was = this.view.compared(this.served.rows[at]).fields;
+    const changedFields = Object.keys(now.fields).filter((field) => now.fields[field] !== was[field]);
     if (changedFields.length === 0) {
       this.unchanged++;
       return null;
     }
     this.count('changed', now.country, now.bankCode);
     const entry = { op: 'changed', key: keyParts(key), country: now.country, bankCode: now.bankCode } as const;
-    return { ...entry, before: was.fields, after: now.fields, changedFields };
+    return { ...entry, before: was, after: now.fields, changedFields };
   }
 
   /**
@@ -302,26 +366,32 @@ export class DiffBuilder {
     const servedPerCountry = new Map<string, number>();
     const bank = area?.bank;
     const bankKey = bank && bankScopeKey(bank.country, bank.bankCode);
+    const gone = (was: Identity & { n: number }) => (this.seen.get(was.key) ?? 0) < was.n;
     const removed = (was: Served) =>
-      this.view.replaces(was, scope) && (this.seen.get(was.base) ?? 0) < was.n && (!area || area.removes(was));
+      this.view.replaces(was, scope) &&
+      gone({ key: was.base, country: was.country, bankCode: was.bankCode, n: was.n }) &&
+      (!area || area.removes({ key: was.base, country: was.country, bankCode: was.bankCode }));
     this.codes.settle(removed, (entry) => {
       this.count(entry.op, entry.country, entry.bankCode);
       onRemoved(entry);
     });
-    for (const [key, was] of this.before) {
+    for (let i = 0; i < this.served.size; i++) {
+      const was = this.served.identity(i);
       if (!this.view.replaces(was, scope)) continue;
       servedPerCountry.set(was.country, (servedPerCountry.get(was.country) ?? 0) + 1);
       if (bankKey && was.country === bank.country && was.bankCode === bank.bankCode)
         servedPerCountry.set(bankKey, (servedPerCountry.get(bankKey) ?? 0) + 1);
-      if ((this.seen.get(was.base) ?? 0) >= was.n || this.codes.isPaired(key)) continue;
+      if (!gone(was)) continue;
+      const mapKey = this.served.mapKey(i);
+      if (this.codes.isPaired(mapKey)) continue;
       if (area && !area.removes(was)) continue;
       this.count('removed', was.country, was.bankCode);
       onRemoved({
         op: 'removed',
-        key: keyParts(key),
+        key: keyParts(mapKey),
         country: was.country,
         bankCode: was.bankCode,
-        before: was.fields,
+        before: this.view.compared(this.served.rows[i]).fields,
         after: null,
         changedFields: [],
       });
@@ -346,7 +416,7 @@ export class DiffBuilder {
     }
 
     // The guard of this change alone; the desk adds the removals counted before it (removal-ledger.ts).
-    const served = { ...Object.fromEntries(servedPerCountry), [KIND_SCOPE]: this.servedTotal };
+    const served = { ...Object.fromEntries(servedPerCountry), [KIND_SCOPE]: this.served.size };
     const guard = removalGuard({ counts, byCountry }, served);
     return { byBank, served, summary: { counts, unchanged: this.unchanged, byCountry, guard } };
   }
