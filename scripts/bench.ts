@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/server/config';
 import { readSeedFiles } from '../src/server/seed/seed';
 import { LOOKUP_HEADERS, runLoad, type LoadResult } from './lib/bench-http';
 import { buildShapes, distinctBranchSearches, type Shape } from './lib/bench-shapes';
@@ -15,10 +16,10 @@ import { StallSampler, processCpuNs, schedstat, type StallWindow } from './lib/s
 import { BACKGROUND_NICE } from '../src/server/worker-thread';
 
 // npm run bench -- [--seconds 5] [--connections 32] [--only regex] [--out file.md]
-//   [--workers 1] [--threads 1] [--compare other.json] [--store sqlite|postgres] [--data-dir dir] [--database-url url]
+//   [--threads n] [--compare other.json] [--store sqlite|postgres] [--data-dir dir] [--database-url url]
 //   [--real] [--smoke] [--no-replace] [--cpu-prof dir]
 // Starts the real server as `npm start` runs it (compiled: `npm run build:server`, then dist/server/main.js; rate
-// limit off, WORKERS=n) on the data set `npm run gen` loaded,
+// limit off, SERVING_THREADS as the server decides unless --threads says) on the data set `npm run gen` loaded,
 // times it until /readyz says 200, drives the first 10 s after that at once, then every shape, each followed by
 // the machine's ceiling (a bare node:http process answering the shape's own bytes), then an import under load.
 // The load generator is wrk (scripts/lib/bench-http.ts). Writes a markdown table and the same figures as JSON.
@@ -29,8 +30,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '32' },
     only: { type: 'string' },
     out: { type: 'string' },
-    workers: { type: 'string', default: '1' },
-    threads: { type: 'string', default: '1' },
+    threads: { type: 'string' },
     compare: { type: 'string' },
     staging: { type: 'boolean', default: false },
     desk: { type: 'boolean', default: false },
@@ -52,8 +52,8 @@ if (values.help) {
   --out file           markdown table to write (default: the run's own results file in docs/benchmarks,
                        sqlite-1m.md, postgres-1m.md, real-24k.md, desk.md or staging.md; the JSON goes to
                        .bench/results/)
-  --workers n          server processes (WORKERS, default 1)
-  --threads n          serving threads of one process over one index (SERVING_THREADS, default 1)
+  --threads n          serving threads over the one index (SERVING_THREADS; default: unset, the server's own
+                       default, one per core; the report names the number used)
   --compare file.json  add a p99 column against another run's JSON
   --staging            the operations desk's shape instead: stage a 1,000,000-row branch file (scripts/lib/bench-staging.ts)
   --desk               the desk's records instead: 1M branches, ten desk versions (built once in --data-dir, default
@@ -88,7 +88,7 @@ const TARGET = {
 };
 const COLD_SECONDS = 10;
 
-/** A free loopback port (the server's cluster workers all listen on it). */
+/** A free loopback port. */
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
@@ -105,6 +105,8 @@ interface Server {
   indexLog: Record<string, unknown> | null;
   /** Resident memory (MiB) at its highest from spawn to /readyz 200, sampled at every poll. */
   startPeakMiB: number;
+  /** The serving threads it runs (SERVING_THREADS as given, else the server's default). */
+  threads: number;
 }
 
 interface Choice {
@@ -149,31 +151,25 @@ function buildServer(): void {
 }
 
 /** The real server, as `npm start` runs it (without the portal), timed from spawn to /readyz 200. */
-async function startServer(
-  choice: Choice,
-  workers: number,
-  seed: boolean,
-  logLevel: string,
-  threads = 1,
-): Promise<Server> {
+async function startServer(choice: Choice, seed: boolean, logLevel: string, threads?: string): Promise<Server> {
   const port = await freePort();
   const started = Date.now();
   const cpuProf = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
+  const env = {
+    ...process.env,
+    ...START_COMMAND.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: choice.dataDir,
+    ...(choice.databaseUrl ? { DATABASE_URL: choice.databaseUrl } : {}),
+    SEED_ON_START: String(seed),
+    RATE_LIMIT_MAX: '0',
+    LOG_LEVEL: logLevel,
+    PORTAL_DIR: join(choice.dataDir, 'no-portal'),
+    ...(threads === undefined ? {} : { SERVING_THREADS: threads }),
+  };
   const child = spawn(process.execPath, [...cpuProf, ...START_COMMAND.nodeOptions, SERVER_ENTRY], {
-    env: {
-      ...process.env,
-      ...START_COMMAND.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: choice.dataDir,
-      ...(choice.databaseUrl ? { DATABASE_URL: choice.databaseUrl } : {}),
-      SEED_ON_START: String(seed),
-      RATE_LIMIT_MAX: '0',
-      LOG_LEVEL: logLevel,
-      PORTAL_DIR: join(choice.dataDir, 'no-portal'),
-      WORKERS: String(workers),
-      SERVING_THREADS: String(threads),
-    },
+    env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child.stdout!.resume();
@@ -193,10 +189,12 @@ async function startServer(
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { child, port, startupMs: Date.now() - started, indexLog, startPeakMiB };
+  // The number the server runs: its own configuration read from the same environment.
+  const { SERVING_THREADS } = loadConfig(env);
+  return { child, port, startupMs: Date.now() - started, indexLog, startPeakMiB, threads: SERVING_THREADS };
 }
 
-/** Resident memory of a process and all its descendants (the server, its cluster workers), in MiB. */
+/** Resident memory of a process and all its descendants, in MiB. */
 function residentMiB(pid: number): number {
   const kib = (p: number) => {
     try {
@@ -425,8 +423,6 @@ async function main() {
   const smoke = values.smoke;
   const seconds = smoke ? 2 : Number(values.seconds);
   const connections = Number(values.connections);
-  const workers = Number(values.workers);
-  const threads = Number(values.threads);
   const fresh = smoke || values.real;
   const freshDir = fresh ? mkdtempSync(join(tmpdir(), 'bench-real-')) : null;
   const choice: Choice = freshDir ? { dataDir: freshDir } : storeChoice(values);
@@ -450,7 +446,7 @@ async function main() {
       `Generator (wrk) against a bare node:http answering 2 bytes: ${rps(generator.requestsPerSecond)} req/s, p99 ${ms(generator.p99)} ms`,
     );
 
-    const api = await startServer(choice, workers, fresh, values.real ? 'info' : 'warn', threads);
+    const api = await startServer(choice, fresh, values.real ? 'info' : 'warn', values.threads);
     children.push(api.child);
     const base = `http://127.0.0.1:${api.port}`;
     const rss = new RssSampler(api.child.pid!);
@@ -519,9 +515,9 @@ async function main() {
       process.stdout.write(`${shape.name} … `);
       rss.reset();
       // The server's main thread's own time per answer (kernel and user), which the machine's other load moves
-      // far less than the throughput: the steadiest figure to compare two builds by. One process only (WORKERS=1);
-      // with serving threads, every thread of the process (serving, building, collecting garbage) together.
-      const serverCpuNs = () => (threads > 1 ? processCpuNs(api.child.pid!) : schedstat(api.child.pid!).ranNs);
+      // far less than the throughput: the steadiest figure to compare two builds by. With serving threads, every
+      // thread of the process (serving, building, collecting garbage) together.
+      const serverCpuNs = () => (api.threads > 1 ? processCpuNs(api.child.pid!) : schedstat(api.child.pid!).ranNs);
       const ranBefore = serverCpuNs();
       const result = await runLoad({
         url: base,
@@ -531,7 +527,7 @@ async function main() {
         connections,
         seconds,
       });
-      const cpuUs = workers === 1 ? (serverCpuNs() - ranBefore) / result.requests / 1000 : NaN;
+      const cpuUs = (serverCpuNs() - ranBefore) / result.requests / 1000;
       results.set(shape, { ...result, peakRss: rss.peak, cpuUs });
       const ceiling = await runLoad({ url: ceilingUrl, paths: [`/${shapes.indexOf(shape)}`], connections, seconds });
       ceilings.set(shape, ceiling);
@@ -617,7 +613,7 @@ async function main() {
       `- Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average before the run ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min), after ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' / ')}`,
-      `- Server: dist/server/main.js (compiled, as npm start runs it: ${startCommandText()}), WORKERS=${workers}, SERVING_THREADS=${threads}, RATE_LIMIT_MAX=0, LOG_LEVEL=${values.real ? 'info (the audit line of every request)' : 'warn'}; **ready ${(api.startupMs / 1000).toFixed(1)} s** after start (spawn to /readyz 200; ${verdict(readyMisses)}${readyTarget ? `; ≤ ${readyTarget / 1000} s` : ''}); resident memory (the server and every process under it): **peak ${api.startPeakMiB.toFixed(0)} MiB from start to ready**, ${rssAtReady.toFixed(0)} MiB once ready, **peak ${servingPeakRss.toFixed(0)} MiB while serving** (every shape; ${verdict(memoryMisses)}; ≤ ${TARGET.rssMB} MB = ${Math.floor(TARGET.rssMB / 1.048576)} MiB), peak ${rss.overall.toFixed(0)} MiB over the run (with the replace: the index serving and the next one being built), ${rssAfterRun.toFixed(0)} MiB at its end`,
+      `- Server: dist/server/main.js (compiled, as npm start runs it: ${startCommandText()}), SERVING_THREADS=${api.threads}${values.threads === undefined ? " (the server's default)" : ''}, RATE_LIMIT_MAX=0, LOG_LEVEL=${values.real ? 'info (the audit line of every request)' : 'warn'}; **ready ${(api.startupMs / 1000).toFixed(1)} s** after start (spawn to /readyz 200; ${verdict(readyMisses)}${readyTarget ? `; ≤ ${readyTarget / 1000} s` : ''}); resident memory (the server and every process under it): **peak ${api.startPeakMiB.toFixed(0)} MiB from start to ready**, ${rssAtReady.toFixed(0)} MiB once ready, **peak ${servingPeakRss.toFixed(0)} MiB while serving** (every shape; ${verdict(memoryMisses)}; ≤ ${TARGET.rssMB} MB = ${Math.floor(TARGET.rssMB / 1.048576)} MiB), peak ${rss.overall.toFixed(0)} MiB over the run (with the replace: the index serving and the next one being built), ${rssAfterRun.toFixed(0)} MiB at its end`,
       `- Search index: ${api.indexLog ? JSON.stringify(api.indexLog) : 'not reported'}`,
       `- Load: wrk, 2 threads, ${connections} connections, ${seconds} s per shape, 127.0.0.1; each shape rotates through its queries (the "distinct" shapes: thousands of different searches, shuffled), each requested once before timing ("first ms": the slowest of those first requests). Non-2xx: answers with a status ≥ 400; errors: connect, read, write errors and timeouts`,
       `- Generator: wrk against the bare node:http server answering 2 bytes: **${rps(generator.requestsPerSecond)} req/s**, p99 ${ms(generator.p99)} ms (${verdict(generatorMisses)}; ≥ ${TARGET.generator})`,
@@ -712,7 +708,7 @@ async function main() {
       `${JSON.stringify(
         {
           store: storeName,
-          workers,
+          threads: api.threads,
           startupMs: api.startupMs,
           rssAtReady,
           startPeakRss: api.startPeakMiB,
@@ -767,7 +763,7 @@ async function deskBench(): Promise<boolean> {
       noStaging: values['no-replace'],
       seconds: Number(values.seconds),
       out: values.out ?? join('docs', 'benchmarks', 'desk.md'),
-      startServer: () => startServer(choice, 1, false, 'warn', Number(values.threads)),
+      startServer: () => startServer(choice, false, 'warn', values.threads),
       ceiling: { url: `http://127.0.0.1:${ceiling.port}`, bodyDir },
       lookupPaths: distinctBranchSearches(readSeedFiles()).paths,
     });

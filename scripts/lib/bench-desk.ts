@@ -35,7 +35,7 @@ export interface DeskBenchHarness {
   /** --no-replace: the record shapes only, no staging. */
   noStaging: boolean;
   /** Builds and starts dist/server/main.js on the folder (RATE_LIMIT_MAX=0, LOG_LEVEL=warn). */
-  startServer(): Promise<{ child: ChildProcess; port: number; startupMs: number }>;
+  startServer(): Promise<{ child: ChildProcess; port: number; startupMs: number; threads: number }>;
   /** The bare node:http ceiling: GET /<name> answers the file <name> written in bodyDir. */
   ceiling: { url: string; bodyDir: string };
   /** The typical distinct branch searches of the lookups (bench-shapes.ts). */
@@ -285,7 +285,7 @@ export async function runDeskBench(harness: DeskBenchHarness): Promise<boolean> 
       `- When: ${new Date(started).toISOString()}; store: ${harness.storeName}; ${rows.length.toLocaleString('en')} branches served, ${state.versions.length} versions published through the desk (${state.versions.map((v) => `${v.country} ${JSON.stringify(v.counts)}`).join('; ')})`,
     );
     log(
-      `- Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}; load average at the start ${load()} (1/5/15 min); server ready in ${(server.startupMs / 1000).toFixed(1)} s, OPS_STAGE_HEAP_MB=${process.env.OPS_STAGE_HEAP_MB}; wrk 2 threads, ${harness.deskConnections} connections for the record shapes (the lookups: ${harness.connections}), ${harness.seconds} s per shape, a session cookie (as the desk's browser sends it), each shape followed by its ceiling`,
+      `- Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}; load average at the start ${load()} (1/5/15 min); server ready in ${(server.startupMs / 1000).toFixed(1)} s, SERVING_THREADS=${server.threads}, OPS_STAGE_HEAP_MB=${process.env.OPS_STAGE_HEAP_MB}; wrk 2 threads, ${harness.deskConnections} connections for the record shapes (the lookups: ${harness.connections}), ${harness.seconds} s per shape, a session cookie (as the desk's browser sends it), each shape followed by its ceiling`,
     );
     log('');
     log(

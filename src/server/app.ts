@@ -33,6 +33,7 @@ import type { RedisDependency } from './redis';
 import { OPERATIONS, v1Routes } from './routes/v1';
 import type { SearchGzip } from './search/answer-compression';
 import fastifyRateLimit from '@fastify/rate-limit';
+import { RateLimitCounters, rateLimitStorage } from './rate-limit-counters';
 import opsAuth, { type OpsAuthOptions } from './plugins/app/ops-auth';
 import { opsAccountsOf, type OpsAccountStore } from './store/ops-accounts';
 import { opsV1Routes } from './routes/v1/ops';
@@ -95,6 +96,8 @@ export interface AppOptions {
   searchIndexFeed?: IndexFeed;
   /** …which hands each one it built on to them before it serves it. */
   searchIndexHandOn?: (index: HandedIndex) => Promise<void>;
+  /** The rate-limit counters without Redis: the process's, shared by its serving threads; a new table if absent. */
+  rateLimitCounters?: RateLimitCounters;
   /** The operations desk's sign-in (OPS_* variables; plugins/app/ops-auth.ts); defaults below. */
   ops?: Partial<Omit<OpsAuthOptions, 'accounts'>>;
   /** Trust X-Forwarded-* from a proxy in front (TRUST_PROXY): the client address, and https for Secure cookies. */
@@ -371,7 +374,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       );
   });
 
-  if (options.rateLimit) await app.register(rateLimit, { ...options.rateLimit, skip: isWarmUp });
+  // The counters of every rate limit when there is no Redis: the process's table, shared by its serving threads
+  // (main.ts); else a table of this app's own.
+  const rateLimitCounters = options.rateLimitCounters ?? new RateLimitCounters();
+  if (options.rateLimit)
+    await app.register(rateLimit, { ...options.rateLimit, counters: rateLimitCounters, skip: isWarmUp });
   // The audit log keeps the values of the operations' query parameters only.
   await app.register(audit, {
     parameters: OPERATIONS.flatMap((operation) => Object.keys(operation.query.shape)),
@@ -394,6 +401,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await lookups.register(reportRoutes, {
         limit: options.reportLimit,
         redis: options.redis ?? options.rateLimit?.redis,
+        counters: rateLimitCounters,
       });
     },
     { prefix: '/v1' },
@@ -407,8 +415,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (!ops.hasDecorator('createRateLimit')) {
         await ops.register(fastifyRateLimit, {
           global: false,
-          redis: options.redis?.redis,
-          nameSpace: 'rpl-ops-rate-limit:',
+          ...rateLimitStorage('rpl-ops-rate-limit:', options.redis?.redis, rateLimitCounters),
         });
       }
       await ops.register(fastifyMultipart, { limits: { fileSize: app.opsUploads.maxBytes, files: 1, fields: 10 } });

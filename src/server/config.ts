@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_LIMITS } from './plugins/app/limits';
@@ -20,6 +21,8 @@ const list = z
       .filter(Boolean),
   );
 
+const MAX_SERVING_THREADS = 16;
+
 // Configuration comes from the environment only; every variable is documented in README.md.
 const environment = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -34,11 +37,15 @@ const environment = z.object({
   DATABASE_URL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORTAL_DIR: z.string().default(join(process.cwd(), 'dist', 'portal')),
-  // Server processes behind the one port (node:cluster); each holds its own search index. 1: no cluster.
-  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
-  // Threads answering on the one port from one search index, built once and shared (serving-threads.ts); with
-  // 2 cores, 2 uses both for lookups at the memory of about one process. 1: the main thread alone.
-  SERVING_THREADS: z.coerce.number().int().min(1).max(16).default(1),
+  // Threads answering on the one port from one search index, built once and shared, with one set of rate-limit
+  // counters (serving-threads.ts): by default one per core the process may use (the index is held once,
+  // whatever their number). 1: the main thread alone.
+  SERVING_THREADS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SERVING_THREADS)
+    .default(Math.min(availableParallelism(), MAX_SERVING_THREADS)),
   // PostgreSQL store (DATABASE_URL=postgres://…): connections per instance, and how long a lookup query or a
   // wait for a connection may take before the request is answered 503 with Retry-After.
   PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
@@ -139,7 +146,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  if (parsed.data.WORKERS > 1 && parsed.data.SERVING_THREADS > 1)
-    throw new Error('Invalid configuration:\n  WORKERS and SERVING_THREADS: set one of them above 1, not both');
   return parsed.data;
 }

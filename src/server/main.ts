@@ -1,5 +1,4 @@
 import './v8-flags';
-import cluster from 'node:cluster';
 import { join } from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { isMainThread } from 'node:worker_threads';
@@ -10,39 +9,11 @@ import { loadApiKeys, loadCorrespondents, loadOpsApiKeys } from './plugins/app/a
 import { openStore } from './open-store';
 import { connectRedis } from './redis';
 import { startMetricsServer } from './plugins/app/metrics';
+import { RateLimitCounters } from './rate-limit-counters';
 
-// Starts the service: opens (and on first start seeds) the store, builds the app, listens. With WORKERS=n
-// (n > 1) a primary process seeds the store once, then runs n server processes sharing the port
-// (node:cluster hands each connection to one of them); each builds its own search index.
-
-/** The primary of WORKERS=n: seeds, forks, restarts a worker that dies, and stops them all on SIGTERM/SIGINT. */
-async function primary(workers: number) {
-  const config = loadConfig();
-  const store = await openStore({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    seedOnStart: config.SEED_ON_START,
-    log: (m) => console.log(m),
-  });
-  await store.close();
-  let stopping = false;
-  for (let i = 0; i < workers; i++) cluster.fork();
-  cluster.on('exit', (worker, code, signal) => {
-    if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-      return;
-    }
-    console.error(`Server process ${worker.process.pid} exited (${signal ?? code}); starting another.`);
-    setTimeout(() => cluster.fork(), 1000);
-  });
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      stopping = true;
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-    });
-  }
-}
+// Starts the service: opens (and on first start seeds) the store, builds the app, listens. SERVING_THREADS
+// threads (by default one per core) answer on the port from the one search index this thread builds
+// (serving-threads.ts), with one set of rate-limit counters (rate-limit-counters.ts; Redis when configured).
 
 /** The store, Redis and app of one serving thread, as the configuration asks (main thread and serving threads). */
 export async function startApp(
@@ -51,7 +22,8 @@ export async function startApp(
   {
     seedOnStart = config.SEED_ON_START,
     checkIntegrity = true,
-  }: { seedOnStart?: boolean; checkIntegrity?: boolean } = {},
+    rateLimitCounters,
+  }: { seedOnStart?: boolean; checkIntegrity?: boolean; rateLimitCounters?: RateLimitCounters } = {},
 ) {
   const access = {
     correspondents: config.CORRESPONDENTS_FILE ? loadCorrespondents(config.CORRESPONDENTS_FILE) : undefined,
@@ -89,6 +61,7 @@ export async function startApp(
       apiKeys: access.apiKeys,
     },
     redis,
+    rateLimitCounters,
     metrics: { key: config.METRICS_KEY, separatePort: config.METRICS_PORT !== undefined },
     corsOrigins: config.CORS_ORIGINS,
     access,
@@ -135,10 +108,14 @@ export async function startApp(
 
 async function main() {
   const config = loadConfig();
-  if (config.WORKERS > 1 && cluster.isPrimary) return primary(config.WORKERS);
+  // Without Redis every rate limit counts in this table, which the serving threads share.
+  const rateLimitCounters = config.REDIS_URL ? undefined : new RateLimitCounters();
   // SERVING_THREADS=n: n-1 more threads answer on the same port from the index this thread builds.
-  const threads = config.SERVING_THREADS > 1 ? new ServingThreads(config.SERVING_THREADS - 1) : undefined;
-  const { app, close } = await startApp(config, threads ? { searchIndexHandOn: threads.handOn } : {});
+  const threads =
+    config.SERVING_THREADS > 1 ? new ServingThreads(config.SERVING_THREADS - 1, rateLimitCounters) : undefined;
+  const { app, close } = await startApp(config, threads ? { searchIndexHandOn: threads.handOn } : {}, {
+    rateLimitCounters,
+  });
   threads?.attach(app.searchIndex, app.log);
 
   const metricsServer =
@@ -161,7 +138,6 @@ async function main() {
   threads?.start(app.server);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  if (cluster.isWorker && cluster.worker?.id !== 1) return;
   console.log(
     `Receiving-Partner Lookup is serving on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}/ (API: /v1, reference: /v1/docs)`,
   );

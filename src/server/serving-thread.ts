@@ -2,12 +2,13 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { FastifyListenOptions } from 'fastify';
 import { loadConfig } from './config';
 import { startApp } from './main';
+import { RateLimitCounters } from './rate-limit-counters';
 import type { HandedIndex, IndexFeed } from './search/search-service';
 import type { FromServingThread, ServingThreadData, ToServingThread } from './serving-threads';
 
 // One serving thread of SERVING_THREADS=n (serving-threads.ts): the same app as the main thread's, on its own store
-// connection, answering from the indexes the main thread hands over; it listens on the main thread's socket once
-// its first index is warm.
+// connection and the main thread's rate-limit counters, answering from the indexes the main thread hands over; it
+// listens on the main thread's socket once its first index is warm.
 
 /** The indexes from the main thread, and this thread's word back (search-service.ts IndexFeed). */
 class MainThreadFeed implements IndexFeed {
@@ -85,7 +86,7 @@ class MainThreadFeed implements IndexFeed {
 }
 
 async function run() {
-  const { fd } = workerData as ServingThreadData;
+  const { fd, rateLimitCounters } = workerData as ServingThreadData;
   const config = loadConfig();
   let closing: Promise<void> | null = null;
   let close: (() => Promise<void>) | null = null;
@@ -93,7 +94,16 @@ async function run() {
     closing ??= (close?.() ?? Promise.resolve()).finally(() => feed.post({ type: 'closed' }));
   });
   // The main thread checked the database file before it started this thread (open-store.ts): not twice.
-  const started = await startApp(config, { searchIndexFeed: feed }, { seedOnStart: false, checkIntegrity: false });
+  // The rate-limit counters are the main thread's table: every thread of the process counts in it.
+  const started = await startApp(
+    config,
+    { searchIndexFeed: feed },
+    {
+      seedOnStart: false,
+      checkIntegrity: false,
+      rateLimitCounters: rateLimitCounters && new RateLimitCounters(rateLimitCounters),
+    },
+  );
   close = started.close;
   if (closing) return started.close().finally(() => feed.post({ type: 'closed' }));
   await started.app.searchIndex.whenReady();

@@ -3,6 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import type { HandedIndex, SearchService } from './search/search-service';
 import { startWorker } from './worker-thread';
+import { RateLimitCounters } from './rate-limit-counters';
 
 // SERVING_THREADS=n: n threads of one process answer on the one port, all from one search index.
 //
@@ -10,7 +11,7 @@ import { startWorker } from './worker-thread';
 // other n-1 threads each run the same app on their own store connection and accept connections from the same
 // listening socket. An index's typed arrays, string tables included, live in SharedArrayBuffers (strings.ts,
 // build.ts shareIndex), so handing it to a thread copies only its small structure: every thread answers from the
-// same bytes, and the memory of the index is held once (WORKERS=n processes hold n indexes).
+// same bytes, and the memory of the index is held once.
 //
 // - The first index: each thread warms it up through its own routes, and the main thread says ready (/readyz)
 //   only once every thread listens and serves it, so no connection meets a cold thread.
@@ -19,8 +20,10 @@ import { startWorker } from './worker-thread';
 //   that sees the store's version move first tells the main thread, which builds; a publish made through a
 //   thread returns once every thread serves it (catchUp).
 // - A thread that dies is started again a second later; the others keep serving meanwhile.
-// - What each thread keeps for itself: its rate-limit counters and connection caps (as with WORKERS=n: share
-//   counters through Redis), its /metrics (a scrape reads the thread that answers it), its reference cache.
+// - What the threads share besides the index: the rate-limit counters, a table in shared memory each thread
+//   counts in (rate-limit-counters.ts; with Redis, Redis's), so a client's budget is the process's whichever
+//   threads its connections land on. What each keeps for itself: its connection caps per address, its /metrics
+//   (a scrape reads the thread that answers it), its reference cache.
 //
 // The listening socket is shared by its descriptor: threads of a process share descriptors, and a server that
 // listens on one accepts from the same socket; the kernel hands each connection to one thread. Node 20 has no
@@ -33,6 +36,8 @@ import { startWorker } from './worker-thread';
 export interface ServingThreadData {
   /** The listening socket's descriptor (the main thread's server). */
   fd: number;
+  /** The main thread's rate-limit counters (RateLimitCounters.buffer); none with Redis. */
+  rateLimitCounters?: SharedArrayBuffer;
 }
 
 /** Main thread → serving thread. */
@@ -68,7 +73,10 @@ export class ServingThreads {
   /** Resolves once the threads have been started (the main thread listens first). */
   private readonly started = new Promise<void>((resolve) => (this.resolveStarted = resolve));
 
-  constructor(private readonly count: number) {}
+  constructor(
+    private readonly count: number,
+    private readonly rateLimitCounters?: RateLimitCounters,
+  ) {}
 
   /** The main thread's search service (it builds on a thread's word) and log. */
   attach(search: SearchService, log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>): void {
@@ -139,7 +147,9 @@ export class ServingThreads {
   private spawn(): void {
     const worker = startWorker(new URL('./serving-thread.js', import.meta.url), {
       fd: this.fd,
+      rateLimitCounters: this.rateLimitCounters?.buffer,
     } satisfies ServingThreadData);
+    const { threadId } = worker;
     let closed!: () => void;
     const thread: Thread = { worker, serving: null, waiters: [], closed: new Promise((r) => (closed = r)) };
     this.threads.add(thread);
@@ -163,6 +173,8 @@ export class ServingThreads {
     });
     worker.on('error', (error) => this.log.error({ err: error }, 'a serving thread failed'));
     worker.on('exit', (code) => {
+      // Ended while counting (out of memory, say): the lock it held is released, or every thread would wait.
+      if (this.rateLimitCounters) RateLimitCounters.releaseHeldBy(this.rateLimitCounters.buffer, threadId);
       this.threads.delete(thread);
       closed();
       for (const waiter of thread.waiters) waiter.resolve();

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentsResponse, readyResponse } from '../../contract';
@@ -107,9 +108,76 @@ describe('SIGTERM', () => {
   });
 });
 
-describe('WORKERS=2', () => {
-  it('runs two server processes behind one port, each with its own search index, and stops them all on SIGTERM', async () => {
-    const server = await startServer({ WORKERS: '2' });
+/** What one request on a kept-alive connection got, and the local port of the socket it went over. */
+interface Answer {
+  status: number;
+  body: string;
+  localPort: number | undefined;
+}
+
+/**
+ * One kept-alive connection (an agent of one socket): every request goes over the same socket, so the same
+ * serving thread answers them all; /readyz says which.
+ */
+async function keptConnection(base: string) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
+    new Promise<Answer>((resolve, reject) => {
+      const request = http.request(`${base}${path}`, { method, agent, headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode!,
+            body: Buffer.concat(chunks).toString('utf8'),
+            localPort: response.socket?.localPort,
+          }),
+        );
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+  const ready = await send('GET', '/readyz');
+  const { thread } = readyResponse.parse(JSON.parse(ready.body));
+  return {
+    thread,
+    /** Sends a request on this connection; throws if it went over another socket. */
+    async send(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
+      const answer = await send(method, path, headers, body);
+      expect(answer.localPort, 'the request went over the connection /readyz was asked on').toBe(ready.localPort);
+      return answer;
+    },
+    close: () => agent.destroy(),
+  };
+}
+type KeptConnection = Awaited<ReturnType<typeof keptConnection>>;
+
+/**
+ * Opens connections until each of the `threads` serving threads holds `each` of them (the kernel hands each
+ * new connection to one thread); the others are closed. In turn: one of each thread, then the next of each.
+ */
+async function connectionsOnEveryThread(base: string, threads: number, each: number): Promise<KeptConnection[]> {
+  const byThread = new Map<number, KeptConnection[]>();
+  for (let opened = 0; [...byThread.values()].filter((c) => c.length >= each).length < threads; opened++) {
+    if (opened >= 400) throw new Error(`400 connections did not reach ${threads} threads ${each} times each`);
+    const connection = await keptConnection(base);
+    const held = byThread.get(connection.thread) ?? [];
+    if (held.length < each) byThread.set(connection.thread, [...held, connection]);
+    else connection.close();
+  }
+  expect(byThread.size).toBe(threads);
+  const held = [...byThread.values()];
+  return Array.from({ length: each }, (_, i) => held.map((connections) => connections[i])).flat();
+}
+
+const DEFAULT_THREADS = Math.min(availableParallelism(), 16);
+const BRANCHES =
+  '/v1/banks/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=BRACBD&district=dhaka';
+
+describe('the default: one serving thread per core', () => {
+  it('answers on one port from every thread of one process, every connection answered alike; SIGTERM stops them all', async () => {
+    const server = await startServer({});
+    const connections: KeptConnection[] = [];
     try {
       expect(server.url).not.toBe('');
       const children = () => {
@@ -122,7 +190,8 @@ describe('WORKERS=2', () => {
           return [];
         }
       };
-      expect(children()).toHaveLength(2);
+      // One process: the threads are its own, no other server process.
+      expect(children()).toEqual([]);
       const readyTimes = async () =>
         (
           await Promise.all(
@@ -130,25 +199,93 @@ describe('WORKERS=2', () => {
           )
         ).every((r) => r.status === 200);
       await expect.poll(readyTimes, { timeout: 60_000, interval: 200 }).toBe(true);
-      // Each process answers /readyz 200 only once its own index is built; lookups on fresh connections are
-      // spread over both (node:cluster hands connections round-robin), and every one is answered.
-      const answers = await Promise.all(
+      // The main thread answers /readyz 200 only once every thread serves the index; connections are spread over
+      // the threads (the kernel hands each to one), and every one is answered.
+      connections.push(...(await connectionsOnEveryThread(server.url, DEFAULT_THREADS, 2)));
+      expect(new Set(connections.map((c) => c.thread)).size).toBe(DEFAULT_THREADS);
+      const kept = await Promise.all(
+        connections.map((c) => c.send('GET', BRANCHES, { 'x-fapi-financial-id': 'AB12CD' })),
+      );
+      const fresh = await Promise.all(
         Array.from({ length: 20 }, () =>
-          fetch(
-            `${server.url}/v1/banks/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=BRACBD&district=dhaka`,
-            {
-              headers: { 'x-fapi-financial-id': 'AB12CD', connection: 'close' },
-            },
-          ),
+          fetch(`${server.url}${BRANCHES}`, { headers: { 'x-fapi-financial-id': 'AB12CD', connection: 'close' } }),
         ),
       );
-      const bodies = await Promise.all(answers.map((a) => a.json() as Promise<{ pagination: { totalItems: number } }>));
-      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
-      expect(new Set(bodies.map((b) => b.pagination.totalItems)).size).toBe(1);
+      expect(kept.map((a) => a.status)).toEqual(Array(kept.length).fill(200));
+      expect(fresh.map((a) => a.status)).toEqual(Array(20).fill(200));
+      const bodies = [...kept.map((a) => a.body), ...(await Promise.all(fresh.map((a) => a.text())))];
+      const totals = bodies.map((b) => (JSON.parse(b) as { pagination: { totalItems: number } }).pagination.totalItems);
+      expect(new Set(totals).size).toBe(1);
+      expect(new Set(bodies).size).toBe(1);
+      for (const c of connections) c.close();
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
       expect(children()).toEqual([]);
     } finally {
+      for (const c of connections) c.close();
+      await server.stop();
+    }
+  });
+});
+
+describe('rate limits of a process with several serving threads', () => {
+  // Every limit counts per process (rate-limit-counters.ts): a client whose connections land on different
+  // threads has one budget, not one per thread.
+  it('holds the sign-in budget per account and the lookups budget per caller whichever thread answers', async () => {
+    const threads = Math.max(DEFAULT_THREADS, 2);
+    const server = await startServer({
+      SERVING_THREADS: String(threads),
+      OPS_SIGN_IN_MAX_PER_ACCOUNT: '4',
+      OPS_SIGN_IN_MAX_PER_ADDRESS: '1000',
+      // The sign-ins count in the lookups' budget of their address too (every /v1 call does): 20 is above the
+      // sign-ins sent here, so a sign-in is refused by its own limit only.
+      RATE_LIMIT_MAX: '20',
+      RATE_LIMIT_PER_ADDRESS_MAX: '1000',
+    });
+    const connections: KeptConnection[] = [];
+    try {
+      expect(server.url).not.toBe('');
+      // Each budget is spent over connections of every thread in turn, then every thread is asked once more.
+      connections.push(...(await connectionsOnEveryThread(server.url, threads, 3)));
+      const spread = (count: number) => Array.from({ length: count }, (_, i) => connections[i % connections.length]);
+      /** The status, or a 429's detail (which limit refused it). */
+      const outcome = (answer: Answer) =>
+        answer.status === 429 ? (JSON.parse(answer.body) as { detail: string }).detail : answer.status;
+
+      const signIn = (c: KeptConnection, name: string) =>
+        c.send(
+          'POST',
+          '/v1/ops/session',
+          { 'content-type': 'application/json' },
+          JSON.stringify({ name, password: 'not the password' }),
+        );
+      const spent = [];
+      for (const c of spread(4)) spent.push((await signIn(c, 'victim')).status);
+      expect(spent).toEqual([401, 401, 401, 401]);
+      const past = [];
+      for (const c of connections) past.push({ thread: c.thread, outcome: outcome(await signIn(c, 'Victim')) });
+      expect(past).toEqual(
+        connections.map((c) => ({ thread: c.thread, outcome: expect.stringMatching(/^Too many sign-in attempts/) })),
+      );
+      // Another account has its own budget.
+      expect((await signIn(connections[0], 'other')).status).toBe(401);
+
+      const lookUp = (c: KeptConnection, id: string) =>
+        c.send('GET', '/v1/receiving-countries', { 'x-fapi-financial-id': id });
+      const looked = [];
+      for (const c of spread(20)) looked.push((await lookUp(c, 'AB12CD')).status);
+      expect(looked).toEqual(Array(20).fill(200));
+      const over = [];
+      for (const c of connections) over.push({ thread: c.thread, outcome: outcome(await lookUp(c, 'AB12CD')) });
+      expect(over).toEqual(
+        connections.map((c) => ({
+          thread: c.thread,
+          outcome: expect.stringMatching(/^Rate limit exceeded: 20 lookups per correspondent per 60 s/),
+        })),
+      );
+      expect((await lookUp(connections[1], 'ZZ9999')).status).toBe(200);
+    } finally {
+      for (const c of connections) c.close();
       await server.stop();
     }
   });

@@ -12,7 +12,7 @@ import type { DeskDb } from './db';
 // change still `validating` or `approved` whose lease has run out belongs to an engine that stopped: any
 // instance may take it over, by one UPDATE that only succeeds while the lease is still out, so only one does
 // and a live instance's work is never taken. A clock-based lease rather than PostgreSQL advisory locks: the
-// same rule holds on SQLite (several server processes with WORKERS=n) and costs no held connection.
+// same rule holds on SQLite (whichever process on the file holds the change) and costs no held connection.
 //
 // A publish is one fact: its data swap commits only while its engine still holds the change, and records the
 // change in desk_swaps in the same transaction (ReplaceOptions.publishing). Its version, the change's

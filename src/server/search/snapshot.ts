@@ -153,7 +153,8 @@ export function writeSnapshot(
   }
   closeSync(fd);
   renameSync(temporary, file);
-  // Another process's write under way (WORKERS > 1) is left alone; one a crash left behind goes after a while.
+  // Another process's write under way (on the same DATA_DIR) is left alone; one a crash left behind goes after a
+  // while.
   for (const other of readdirSync(dir)) {
     const path = join(dir, other);
     if (!other.startsWith(PREFIX) || path === file) continue;

@@ -173,7 +173,8 @@ export default fp(
 
     // The sign-in budget: per account name (a guesser spreading over addresses) and per client address (a
     // guesser spreading over names); every attempt counts, successful or not. With Redis the counters are
-    // shared by every instance. app.createRateLimit comes from @fastify/rate-limit (registered in app.ts).
+    // shared by every instance; without, by the serving threads of the process (rate-limit-counters.ts).
+    // app.createRateLimit comes from @fastify/rate-limit (registered in app.ts).
     // The account's counter is keyed on the canonical name, the one the account lookup uses (signInBody):
     // `Victim`, ` victim` or a full-width `ｖｉｃｔｉｍ` spend victim's budget, not a budget of their own.
     const { perAccountMax, perAddressMax, windowMs } = options.signInLimit;

@@ -5,6 +5,7 @@ import { FINANCIAL_ID_PATTERN } from '../../../contract';
 import { ProblemError } from '../../problems';
 import { hashApiKey } from '../../auth/credentials';
 import type { RedisDependency } from '../../redis';
+import { rateLimitStorage, type RateLimitCounters } from '../../rate-limit-counters';
 
 // Rate limits of the /v1 lookups, three budgets per window, each request counted in all three:
 // - per caller: with API keys on, the authenticated key (a claimed correspondent id costs nothing to fake);
@@ -12,7 +13,8 @@ import type { RedisDependency } from '../../redis';
 //   correspondent's budget by sending its id;
 // - per client address, whatever ids it sends (alternating ids does not multiply a budget);
 // - for the whole service (with Redis: all instances together).
-// With Redis the counters are shared by every instance. Redis slow or down: served without counting (the
+// With Redis the counters are shared by every instance; without, by the serving threads of this process (one
+// table in shared memory, rate-limit-counters.ts). Redis slow or down: served without counting (the
 // limit protects the service, it is not the service), each call bounded and skipped while the breaker is open.
 
 export interface RateLimitOptions {
@@ -25,6 +27,8 @@ export interface RateLimitOptions {
   globalMax?: number;
   /** Counters live here when given (several instances); in this process's memory otherwise. */
   redis?: RedisDependency;
+  /** This process's counters, shared by its serving threads (app.ts hands them on); without Redis. */
+  counters?: RateLimitCounters;
   /** Prefix of the counters' Redis keys (REDIS_KEY_PREFIX), so several services or test runs share one Redis. */
   keyPrefix?: string;
   /** The API keys (hash → correspondent ids) when keys are on: the caller is then the key. */
@@ -67,8 +71,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) 
     global: false,
     max: options.max,
     timeWindow: options.timeWindowMs,
-    redis: options.redis?.redis,
-    nameSpace: `${options.keyPrefix ?? ''}rate-limit:`,
+    ...rateLimitStorage(`${options.keyPrefix ?? ''}rate-limit:`, options.redis?.redis, options.counters),
     // Failures reach the hook below, which serves without counting and feeds the circuit breaker.
     skipOnError: false,
   });

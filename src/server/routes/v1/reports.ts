@@ -8,6 +8,7 @@ import { parseRecordKey, recordKeyOf } from '../../../contract/record-key';
 import { createReport } from '../../desk/reports';
 import { ProblemError } from '../../problems';
 import type { RedisDependency } from '../../redis';
+import { rateLimitStorage, type RateLimitCounters } from '../../rate-limit-counters';
 import { recordByKey } from '../../search/records';
 
 // POST /v1/reports: a teller reports a problem with a served record from the branch or agent view. Registered in
@@ -37,6 +38,8 @@ export const REPORT_OPERATION = {
 export interface ReportRoutesOptions {
   limit?: Partial<ReportLimit>;
   redis?: RedisDependency | null;
+  /** The process's counters, shared by its serving threads, when there is no Redis. */
+  counters?: RateLimitCounters;
 }
 
 type Counted = { isExceeded?: boolean; ttlInSeconds?: number };
@@ -48,8 +51,7 @@ export async function reportRoutes(app: FastifyInstance, options: ReportRoutesOp
   if (!app.hasDecorator('createRateLimit')) {
     await app.register(fastifyRateLimit, {
       global: false,
-      redis: options.redis?.redis,
-      nameSpace: 'rpl-report-rate-limit:',
+      ...rateLimitStorage('rpl-report-rate-limit:', options.redis?.redis, options.counters),
     });
   }
   const count = app.createRateLimit({

@@ -76,7 +76,7 @@ describe('the index snapshot file', () => {
     expect(ArrayBuffer.isView(read.documents!.branches.bytes)).toBe(false);
     expect(indexSize(read).documentsInFile).toBeGreaterThan(1_000_000);
     const fromFile = new SearchIndex(read);
-    // A snapshot removed meanwhile (another version written, WORKERS > 1) is still read through the open file.
+    // A snapshot removed meanwhile (another version written) is still read through the open file.
     rmSync(snapshots, { recursive: true });
     const paging = { pageNumber: 1, pageSize: DEFAULT_PAGE_SIZE };
     const searches = fromFile.warmUpPaths(80).map((path) => new URL(path, 'http://test'));
