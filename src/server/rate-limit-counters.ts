@@ -157,6 +157,17 @@ export class RateLimitCounters {
   }
 }
 
+/** A count handed to @fastify/rate-limit's callback, or the error that stopped it. */
+function answer(count: () => Counted, callback: StoreCallback): void {
+  let counted: Counted;
+  try {
+    counted = count();
+  } catch (error) {
+    return callback(error as Error);
+  }
+  callback(null, counted);
+}
+
 /** @fastify/rate-limit's `store` over the table `counters`, its keys under `nameSpace`. */
 function sharedStore(counters: RateLimitCounters, nameSpace: string): FastifyRateLimitStoreCtor {
   return class SharedStore implements FastifyRateLimitStore {
@@ -170,22 +181,10 @@ function sharedStore(counters: RateLimitCounters, nameSpace: string): FastifyRat
         throw new Error('the shared rate-limit counters do not keep continueExceeding or exponentialBackoff');
     }
     incr(key: string, callback: StoreCallback, timeWindow: number): void {
-      let counted: Counted;
-      try {
-        counted = counters.incr(this.prefix + key, timeWindow);
-      } catch (error) {
-        return callback(error as Error);
-      }
-      callback(null, counted);
+      answer(() => counters.incr(this.prefix + key, timeWindow), callback);
     }
     read(key: string, callback: StoreCallback, timeWindow: number): void {
-      let counted: Counted;
-      try {
-        counted = counters.read(this.prefix + key, timeWindow);
-      } catch (error) {
-        return callback(error as Error);
-      }
-      callback(null, counted);
+      answer(() => counters.read(this.prefix + key, timeWindow), callback);
     }
     /** A route's own limit counts apart from the others (as RedisStore keys it); createRateLimit's share. */
     child(options: object) {
