@@ -170,13 +170,14 @@ async function connectionsOnEveryThread(base: string, threads: number, each: num
   return Array.from({ length: each }, (_, i) => held.map((connections) => connections[i])).flat();
 }
 
-const DEFAULT_THREADS = Math.min(availableParallelism(), 16);
+/** One serving thread per core (at least two): what SERVING_THREADS=n serves with on this machine. */
+const DEFAULT_THREADS = Math.max(Math.min(availableParallelism(), 16), 2);
 const BRANCHES =
   '/v1/banks/branches?receivingCountry=BD&deliveryMode=04&receivingAgentHeadOfficeCode=BRACBD&district=dhaka';
 
-describe('the default: one serving thread per core', () => {
+describe('one serving thread per core', () => {
   it('answers on one port from every thread of one process, every connection answered alike; SIGTERM stops them all', async () => {
-    const server = await startServer({});
+    const server = await startServer({ SERVING_THREADS: String(DEFAULT_THREADS) });
     const connections: KeptConnection[] = [];
     try {
       expect(server.url).not.toBe('');
@@ -232,7 +233,7 @@ describe('rate limits of a process with several serving threads', () => {
   // Every limit counts per process (rate-limit-counters.ts): a client whose connections land on different
   // threads has one budget, not one per thread.
   it('holds the sign-in budget per account and the lookups budget per caller whichever thread answers', async () => {
-    const threads = Math.max(DEFAULT_THREADS, 2);
+    const threads = DEFAULT_THREADS;
     const server = await startServer({
       SERVING_THREADS: String(threads),
       OPS_SIGN_IN_MAX_PER_ACCOUNT: '4',
