@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_LIMITS } from './plugins/app/limits';
@@ -37,11 +38,13 @@ const environment = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORTAL_DIR: z.string().default(join(process.cwd(), 'dist', 'portal')),
   // Threads answering on the one port from one search index, built once and shared, with one set of rate-limit
-  // counters (serving-threads.ts): n above 1 runs n threads. The default stays one: each thread
-  // runs its own desk engine, and under load a publish's lease renewal that waits on SQLite's write lock lets
-  // another thread's recovery take that publish over (the desk's crash test shows it); one thread until the
-  // desk's recovery holds per process.
-  SERVING_THREADS: z.coerce.number().int().min(1).max(MAX_SERVING_THREADS).default(1),
+  // counters and one desk lease holder (serving-threads.ts): by default one per core the process may use.
+  SERVING_THREADS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SERVING_THREADS)
+    .default(() => Math.min(availableParallelism(), MAX_SERVING_THREADS)),
   // PostgreSQL store (DATABASE_URL=postgres://…): connections per instance, and how long a lookup query or a
   // wait for a connection may take before the request is answered 503 with Retry-After.
   PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),

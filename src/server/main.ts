@@ -10,6 +10,7 @@ import { openStore } from './open-store';
 import { connectRedis } from './redis';
 import { startMetricsServer } from './plugins/app/metrics';
 import { RateLimitCounters } from './rate-limit-counters';
+import { newLeaseOwner } from './desk/recovery';
 
 // Starts the service: opens (and on first start seeds) the store, builds the app, listens. SERVING_THREADS
 // threads (by default one per core) answer on the port from the one search index this thread builds
@@ -23,7 +24,14 @@ export async function startApp(
     seedOnStart = config.SEED_ON_START,
     checkIntegrity = true,
     rateLimitCounters,
-  }: { seedOnStart?: boolean; checkIntegrity?: boolean; rateLimitCounters?: RateLimitCounters } = {},
+    leaseOwner,
+  }: {
+    seedOnStart?: boolean;
+    checkIntegrity?: boolean;
+    rateLimitCounters?: RateLimitCounters;
+    /** The process's desk lease holder id, shared by its serving threads (desk/recovery.ts). */
+    leaseOwner?: string;
+  } = {},
 ) {
   const access = {
     correspondents: config.CORRESPONDENTS_FILE ? loadCorrespondents(config.CORRESPONDENTS_FILE) : undefined,
@@ -76,6 +84,7 @@ export async function startApp(
       versionsKept: config.DESK_VERSIONS_KEPT,
       stageHeapMb: config.OPS_STAGE_HEAP_MB,
       leaseMs: config.DESK_LEASE_SECONDS * 1000,
+      leaseOwner,
       // An upload older than a request may take to arrive, that no staging reads, is left over.
       uploads: { dir: uploadsDir, quietMs: config.REQUEST_TIMEOUT_MS },
     },
@@ -110,11 +119,16 @@ async function main() {
   const config = loadConfig();
   // Without Redis every rate limit counts in this table, which the serving threads share.
   const rateLimitCounters = config.REDIS_URL ? undefined : new RateLimitCounters();
+  // One desk lease holder for the process: its threads never take over each other's stagings and publishes.
+  const leaseOwner = newLeaseOwner();
   // SERVING_THREADS=n: n-1 more threads answer on the same port from the index this thread builds.
   const threads =
-    config.SERVING_THREADS > 1 ? new ServingThreads(config.SERVING_THREADS - 1, rateLimitCounters) : undefined;
+    config.SERVING_THREADS > 1
+      ? new ServingThreads(config.SERVING_THREADS - 1, { rateLimitCounters, leaseOwner })
+      : undefined;
   const { app, close } = await startApp(config, threads ? { searchIndexHandOn: threads.handOn } : {}, {
     rateLimitCounters,
+    leaseOwner,
   });
   threads?.attach(app.searchIndex, app.log);
 

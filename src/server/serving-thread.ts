@@ -86,7 +86,7 @@ class MainThreadFeed implements IndexFeed {
 }
 
 async function run() {
-  const { fd, rateLimitCounters } = workerData as ServingThreadData;
+  const { fd, rateLimitCounters, leaseOwner } = workerData as ServingThreadData;
   const config = loadConfig();
   let closing: Promise<void> | null = null;
   let close: (() => Promise<void>) | null = null;
@@ -102,6 +102,7 @@ async function run() {
       seedOnStart: false,
       checkIntegrity: false,
       rateLimitCounters: rateLimitCounters && new RateLimitCounters(rateLimitCounters),
+      leaseOwner,
     },
   );
   close = started.close;

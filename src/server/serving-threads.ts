@@ -38,6 +38,8 @@ export interface ServingThreadData {
   fd: number;
   /** The main thread's rate-limit counters (RateLimitCounters.buffer); none with Redis. */
   rateLimitCounters?: SharedArrayBuffer;
+  /** The process's desk lease holder id (desk/recovery.ts). */
+  leaseOwner: string;
 }
 
 /** Main thread → serving thread. */
@@ -73,10 +75,16 @@ export class ServingThreads {
   /** Resolves once the threads have been started (the main thread listens first). */
   private readonly started = new Promise<void>((resolve) => (this.resolveStarted = resolve));
 
+  private readonly rateLimitCounters?: RateLimitCounters;
+  private readonly leaseOwner: string;
+
   constructor(
     private readonly count: number,
-    private readonly rateLimitCounters?: RateLimitCounters,
-  ) {}
+    shared: { rateLimitCounters?: RateLimitCounters; leaseOwner: string },
+  ) {
+    this.rateLimitCounters = shared.rateLimitCounters;
+    this.leaseOwner = shared.leaseOwner;
+  }
 
   /** The main thread's search service (it builds on a thread's word) and log. */
   attach(search: SearchService, log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>): void {
@@ -148,6 +156,7 @@ export class ServingThreads {
     const worker = startWorker(new URL('./serving-thread.js', import.meta.url), {
       fd: this.fd,
       rateLimitCounters: this.rateLimitCounters?.buffer,
+      leaseOwner: this.leaseOwner,
     } satisfies ServingThreadData);
     const { threadId } = worker;
     let closed!: () => void;

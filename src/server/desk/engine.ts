@@ -104,6 +104,8 @@ export interface DeskOptions {
   stageHeapMb?: number;
   /** How long a change this engine stages or publishes stays held without a renewal (DESK_LEASE_SECONDS). */
   leaseMs?: number;
+  /** The holder id of this engine's process (recovery.ts): its serving threads' engines share it. */
+  leaseOwner?: string;
   /**
    * Recover what a stopped instance left (recovery.ts) from startRecovery() on; removes the uploads left over in
    * this folder (DATA_DIR/uploads).
@@ -145,7 +147,7 @@ export class DeskEngine implements ChangeDesk {
     this.db = deskDbOf(store);
     this.ttlMs = (options.changeTtlHours ?? 168) * 3_600_000;
     this.versionsKept = options.versionsKept ?? 10;
-    this.leases = new Leases(this.db, options.leaseMs ?? DEFAULT_LEASE_MS, options.log);
+    this.leases = new Leases(this.db, options.leaseMs ?? DEFAULT_LEASE_MS, options.leaseOwner, options.log);
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -1040,14 +1042,15 @@ export class DeskEngine implements ChangeDesk {
    */
   async recover(): Promise<void> {
     const cutoff = now();
+    // Not a change this process holds: another of its threads works on it, however late its renewal.
     const stopped = await this.db.all(
       `SELECT id, status, upload_path FROM desk_changes
-       WHERE status IN ('validating', 'approved') AND (lease_until IS NULL OR lease_until < ?)`,
-      [cutoff],
+       WHERE status IN ('validating', 'approved') AND (lease_until IS NULL OR lease_until < ?)
+         AND (lease_owner IS NULL OR lease_owner <> ?)`,
+      [cutoff, this.leases.owner],
     );
     for (const row of stopped) {
       const id = String(row.id);
-      if (this.leases.holds(id)) continue;
       // One change failing to recover (a database error) leaves the others and the uploads to this pass.
       await this.takeOver(id, String(row.status), row.upload_path, cutoff).catch((error: Error) =>
         this.options.log?.(`desk recovery of change ${id} failed: ${error.stack ?? error.message}`),

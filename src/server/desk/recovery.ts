@@ -21,6 +21,11 @@ import type { DeskDb } from './db';
 // `recovered`); one whose swap did not is released to `staged`, diffed again against what is served, with a
 // `publish-interrupted` event. An interrupted staging becomes `failed` (`stage-interrupted`) and its upload is
 // removed, as is any upload in DATA_DIR/uploads no staging reads.
+//
+// One holder per process: the serving threads of a process (serving-threads.ts) each run a desk engine, all with
+// the process's owner id (processLeaseOwner), and a recovery never takes over a change its own process holds. A
+// thread busy on SQLite's write lock may miss a renewal under load; no other thread of its process takes its work
+// for that. A change held by a process that stopped has another owner than any live one.
 
 /** DESK_LEASE_SECONDS's default. */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -28,15 +33,18 @@ export const DEFAULT_LEASE_MS = 30_000;
 export const INTERRUPTED_STAGING =
   'staging was interrupted (the server stopped before it finished); discard this change and upload the file again';
 
+/** A new holder id: the host and process, for an operator reading desk_changes, and a random part. */
+export const newLeaseOwner = (): string => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
 export class Leases {
-  /** This engine's id: the host and process, for an operator reading desk_changes, and a random part. */
-  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly held = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: DeskDb,
     readonly ms: number,
+    /** This engine's holder id: its process's, shared by the process's serving threads. */
+    readonly owner: string = newLeaseOwner(),
     private readonly log?: (message: string) => void,
   ) {}
 
@@ -48,10 +56,6 @@ export class Leases {
   /** The columns that make this engine a change's holder. */
   columns(): { lease_owner: string; lease_until: string } {
     return { lease_owner: this.owner, lease_until: this.until() };
-  }
-
-  holds(id: string): boolean {
-    return this.held.has(id);
   }
 
   /** Renews the change's lease while this engine works on it (until letGo). */

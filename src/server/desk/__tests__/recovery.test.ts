@@ -8,6 +8,7 @@ import { deskDbOf } from '../db';
 import type { OpsActor } from '../desk';
 import { DeskEngine } from '../engine';
 import { buildChange } from '../prepare';
+import { newLeaseOwner } from '../recovery';
 import { editedBangladesh, writeBranchFile } from './fixtures';
 
 // Several instances on one database (crash.test.ts kills real processes; this puts the states a crash leaves
@@ -91,6 +92,41 @@ describe.each(testEngines())('recovery with several instances on %s', (engine) =
       expect((await desk.get(other.id)).status).toBe('approved');
     } finally {
       for (const instance of [desk, ...instances]) await instance.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("never takes over a change its own process holds, however late the holder's renewal", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rpl-recovery-'));
+    const store = await openTestStore(engine, dir);
+    // Two serving threads of one process (one lease holder id), and an instance of another process.
+    const process = newLeaseOwner();
+    const [holder, sibling] = [1, 2].map(() => new DeskEngine(store, { leaseMs: LEASE_MS, leaseOwner: process }));
+    const elsewhere = new DeskEngine(store, { leaseMs: LEASE_MS });
+    const db = deskDbOf(store);
+    try {
+      const path = writeBranchFile(dir, 'bd.csv', editedBangladesh(1));
+      const change = await holder.stage(alice, { kind: 'branches', path, fileName: 'bd.csv' });
+      // The holder publishes; its renewals were held up (SQLite's write lock, a busy core): the lease ran out.
+      await db.run(
+        `UPDATE desk_changes SET status = 'approved', lease_owner = ?, lease_until = ?, approval = ? WHERE id = ?`,
+        [
+          process,
+          new Date(Date.now() - 1).toISOString(),
+          JSON.stringify({ by: 'bob', via: 'session', comment: 'checked', confirmRemovals: false }),
+          change.id,
+        ],
+      );
+      await sibling.recover();
+      expect(await db.all('SELECT status, lease_owner FROM desk_changes WHERE id = ?', [change.id])).toEqual([
+        { status: 'approved', lease_owner: process },
+      ]);
+      // Another process's recovery sees a holder that stopped: it takes the publish over (released: no swap).
+      await elsewhere.recover();
+      expect((await holder.get(change.id)).status).toBe('staged');
+    } finally {
+      for (const instance of [holder, sibling, elsewhere]) await instance.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     }
