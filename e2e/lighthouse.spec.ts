@@ -49,12 +49,12 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as 
  */
 const FAIL_UNDER = 90;
 /**
- * Runs per screen; the scores are those of the median run (Lighthouse's computeMedianRun, by FCP and TTI), as
- * Lighthouse recommends: the simulation still reads the host's CPU task times, which vary on a shared machine.
- * Three: every screen's runs now score well above the budget (docs/lighthouse.md), and the suite's time is
- * bounded; a run Lighthouse could not record is run again.
+ * Runs per screen: one as the test's gate (every screen scores well above the budget, docs/lighthouse.md); the
+ * report (`npm run docs:lighthouse`) takes the median of five (Lighthouse's computeMedianRun, by FCP and TTI),
+ * as Lighthouse recommends: the simulation still reads the host's CPU task times, which vary on a shared machine.
+ * A run Lighthouse could not record is run again.
  */
-const RUNS = 3;
+const RUNS = process.env.DOCS_OUT ? 5 : 1;
 /** The first load's budget on the wire, every screen (the sign-in screens included): HTML, scripts, API answers. */
 const TRANSFER_BUDGET_KB = 250;
 const CHROMIUM = '/usr/bin/chromium';
