@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
-// The e2e suite drives the REAL server (tsx src/server/main.ts) serving the built portal, seeded from the real
-// data into a fresh data folder, in headless Chromium. `npm run test:e2e` builds the portal first.
+// The e2e suite drives the REAL server as `npm start` runs it (the compiled dist/server/main.js, serving the built
+// portal), seeded from the real data into a fresh data folder, in headless Chromium. `npm run test:e2e` builds
+// dist/ first when the sources changed (scripts/build.ts --if-changed).
 
 const PORT = Number(process.env.E2E_PORT ?? 8310);
 // Set once in the runner process; workers inherit it, so every process sees the same folder.
@@ -47,7 +48,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'npx tsx src/server/main.ts',
+    command: 'npm start',
     url: `http://127.0.0.1:${PORT}/v1/openapi.json`,
     env: {
       PORT: String(PORT),

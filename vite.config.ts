@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -126,6 +127,9 @@ export default defineConfig({
   },
   server: { proxy: { '/v1': `http://127.0.0.1:${apiPort}` } },
   test: {
+    // A test file waits on spawned servers, databases and sockets much of its time: one file per core runs in
+    // parallel (Vitest's own default leaves one core free).
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,
@@ -133,7 +137,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts'],
-          globalSetup: ['src/testing/global-setup.ts'],
+          // Process tests start the compiled server and commands (dist/server), built first when out of date.
+          globalSetup: ['src/testing/build-setup.ts', 'src/testing/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

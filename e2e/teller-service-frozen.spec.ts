@@ -46,8 +46,9 @@ test.beforeAll(async () => {
       source.close();
     }
   }
-  // `node --import tsx`: one process, so SIGSTOP stops the server itself (npx and tsx's CLI would be parents).
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  // The compiled server (`npm start` built it), started by node itself: one process, so SIGSTOP stops the server
+  // itself (npm would be its parent).
+  server = spawn(process.execPath, ['dist/server/main.js'], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

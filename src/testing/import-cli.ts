@@ -39,14 +39,14 @@ export interface CliOptions {
   input?: string;
 }
 
-/** Starts `npm run <script> -- args` the way npm does (tsx), with DATA_DIR set; the caller waits or kills. */
+/** Starts the compiled command (dist/server/<script>.js, as deployed) with DATA_DIR set; the caller waits or kills. */
 export function startCli(
   script: 'import' | 'export' | 'ops-user',
   args: string[],
   dataDir: string,
   options: CliOptions = {},
 ): { child: ChildProcess; done: Promise<CliRun> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join('scripts', `${script}.ts`), ...args], {
+  const child = spawn(process.execPath, [join('dist', 'server', `${script}.js`), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: options.databaseUrl ?? '' },
     stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

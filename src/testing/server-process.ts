@@ -5,8 +5,12 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { SQLITE_FILE_NAME } from '../server/open-store';
 
-// The real server as a separate process (node --import tsx src/server/main.ts, one process, so its pid is
-// the server's own for signals and memory), on 127.0.0.1 and an ephemeral port.
+// The real server as a separate process: the compiled program `npm start` runs (node dist/server/main.js, built
+// by build-setup.ts; one process, so its pid is the server's own for signals and memory), on 127.0.0.1 and an
+// ephemeral port.
+
+/** The compiled server, as `npm start` runs it. */
+export const COMPILED_SERVER = join('dist', 'server', 'main.js');
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -41,7 +45,7 @@ export async function startServer(
   // by reading its log (a soak writes one audit line per request).
   const logFile = join(dataDir, 'server.log');
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [...nodeOptions, COMPILED_SERVER], {
     cwd: process.cwd(),
     env: {
       ...process.env,

@@ -2,21 +2,17 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SEED_DIR } from '../seed/seed';
 
 // `npm start` builds the portal and the server (npm run build:server: esbuild bundles into dist/server) and
-// runs `node dist/server/main.js`: this builds and starts that same compiled program the way a newcomer's first
-// start does — an empty data directory — and talks to it over real HTTP. Its search index is built by the
-// compiled index worker; an import of the shipped agents (25,120 rows) is validated by the compiled validation
-// worker. No TypeScript loader is present in these processes: plain `node`.
+// runs `node dist/server/main.js`: this starts that same compiled program (built by build-setup.ts) the way a
+// newcomer's first start does — an empty data directory — and talks to it over real HTTP. Its search index is
+// built by the compiled index worker; an import of the shipped agents (25,120 rows) is validated by the compiled
+// validation worker. No TypeScript loader is present in these processes: plain `node`.
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'rpl-start-'));
-
-beforeAll(() => {
-  execFileSync('npm', ['run', '--silent', 'build:server'], { cwd: root, stdio: 'pipe' });
-}, 120_000);
 
 function start(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, ['dist/server/main.js'], {
@@ -104,7 +100,7 @@ describe('a database file that is not a database (issue 12, item 5)', () => {
     try {
       const file = join(dir, 'lookup.sqlite');
       writeFileSync(file, content);
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      const child = spawn(process.execPath, ['dist/server/main.js'], {
         cwd: root,
         env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent' },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -22,7 +22,7 @@ it('writes every row to a pipe whose reader is slow', async () => {
   const store = SqliteStore.open(data.file, { readonly: true });
   const branches = (await store.readDataSet()).dataSet.branches.length;
   await store.close();
-  const child = spawn(process.execPath, ['--import', 'tsx', join('scripts', 'export.ts'), 'branches'], {
+  const child = spawn(process.execPath, [join('dist', 'server', 'export.js'), 'branches'], {
     cwd: REPO_ROOT,
     env: { ...process.env, DATA_DIR: data.dir, DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
