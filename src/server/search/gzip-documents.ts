@@ -1,4 +1,4 @@
-import { DeflateRaw, gunzipSync, constants as zlib } from 'node:zlib';
+import { DeflateRaw, gunzipSync, crc32 as zlibCrc32, constants as zlib } from 'node:zlib';
 import {
   documentSource,
   type DocumentSource,
@@ -20,7 +20,7 @@ import { ByteWriter } from './byte-writer';
 // (documents.ts pageBody): the few bytes that are not any row's own (`{"data":[`, the commas, the head office a
 // branch is asked under, `],"pagination":{…}}`) go between the rows as stored (uncompressed) blocks. The gzip
 // trailer's CRC-32 of the whole answer is made from each row's CRC, kept with it, and the CRC of those few bytes
-// (zlib's crc32_combine, in JavaScript: Node 20 has no zlib.crc32).
+// (zlib.crc32 for the parts; zlib's crc32_combine, which Node does not expose, in JavaScript).
 //
 // Each row's record, one after another as the documents are (consecutive rows are one copy):
 //
@@ -35,25 +35,13 @@ import { ByteWriter } from './byte-writer';
 // Measured on the bench's typical 50-row branch pages: see docs/compression-and-caching.md.
 
 // ---------------------------------------------------------------------------------------------------------
-// CRC-32 (gzip's: reflected, polynomial 0xEDB88320), as zlib computes and combines it (zlib crc32.c).
+// CRC-32 (gzip's: reflected, polynomial 0xEDB88320): zlib's, and combined as zlib combines it (zlib crc32.c).
 
 const POLY = 0xedb88320;
-const CRC_TABLE = (() => {
-  const table = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ POLY : c >>> 1;
-    table[n] = c;
-  }
-  return table;
-})();
 
 /** The CRC-32 of bytes[from…to-1], continuing `crc` (the CRC of what came before; 0 for none). */
-export function crc32(bytes: Uint8Array, crc = 0, from = 0, to = bytes.length): number {
-  let c = ~crc;
-  for (let i = from; i < to; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return ~c >>> 0;
-}
+export const crc32 = (bytes: Uint8Array, crc = 0, from = 0, to = bytes.length): number =>
+  zlibCrc32(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to), crc);
 
 /** a(x)·b(x) modulo the polynomial (both reflected, as zlib's multmodp). */
 function multmodp(a: number, b: number): number {
