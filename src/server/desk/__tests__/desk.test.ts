@@ -184,7 +184,8 @@ describe.each(testEngines())('the operations desk on %s', (engine) => {
     } finally {
       await worker.close();
     }
-  });
+    // Four stagings, a publish and a rollback, each of the shipped data: longer than one request on a busy machine.
+  }, 180_000);
 
   it('keeps the file before the change shows as staged: a checker who sees it staged can approve it', async () => {
     const path = writeBranchFile(dir, 'bd-kept.csv', editedBangladesh(3));
