@@ -1,19 +1,25 @@
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/server/config';
 import { readSeedFiles } from '../src/server/seed/seed';
 import { LOOKUP_HEADERS, runLoad, type LoadResult } from './lib/bench-http';
 import { buildShapes, distinctBranchSearches, type Shape } from './lib/bench-shapes';
 import { runStagingBench } from './lib/bench-staging';
 import { runDeskBench } from './lib/bench-desk';
+import { replaceUnderLoad, type ReplaceResult } from './lib/bench-replace';
+import {
+  RssSampler,
+  buildServer,
+  residentMiB,
+  startChild,
+  startCommandText,
+  startServer,
+  type Choice,
+} from './lib/bench-server';
 import { STORE_OPTIONS, storeChoice } from './lib/store-options';
-import { StallSampler, processCpuNs, schedstat, type StallWindow } from './lib/stall-sampler';
-import { BACKGROUND_NICE } from '../src/server/worker-thread';
+import { processCpuNs, schedstat } from './lib/stall-sampler';
 
 // npm run bench -- [--seconds 5] [--connections 32] [--only regex] [--out file.md]
 //   [--threads n] [--compare other.json] [--store sqlite|postgres] [--data-dir dir] [--database-url url]
@@ -87,168 +93,8 @@ const TARGET = {
   readyMs: { sqlite: 11_000, postgres: 9_000 } as Record<string, number>,
 };
 const COLD_SECONDS = 10;
-
-/** A free loopback port. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Server {
-  child: ChildProcess;
-  port: number;
-  startupMs: number;
-  indexLog: Record<string, unknown> | null;
-  /** Resident memory (MiB) at its highest from spawn to /readyz 200, sampled at every poll. */
-  startPeakMiB: number;
-  /** The serving threads it runs (SERVING_THREADS as given, else the server's default). */
-  threads: number;
-}
-
-interface Choice {
-  dataDir: string;
-  databaseUrl?: string;
-}
-
-/**
- * The server as `npm start` runs it: compiled JavaScript (esbuild, dist/server), no TypeScript loader in the
- * process (tsx's transform cache and its esbuild child would count in the memory and the start-up).
- */
-const SERVER_ENTRY = join('dist', 'server', 'main.js');
 /** Each run's figures as JSON (for --compare), beside the data sets, not in git. */
 const RESULTS_DIR = join('.bench', 'results');
-
-/**
- * The environment and Node options `npm start` starts the server with (package.json's start script, after its
- * last `&&`: `NAME=value … node <options> dist/server/main.js`), so the bench measures the same process.
- */
-function startCommand(): { env: Record<string, string>; nodeOptions: string[] } {
-  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const words = start.split('&&').at(-1)!.trim().split(/\s+/);
-  const node = words.indexOf('node');
-  const entry = words.indexOf('dist/server/main.js');
-  if (node < 0 || entry < node)
-    throw new Error(`package.json's start script is not "… node … dist/server/main.js": ${start}`);
-  const env = Object.fromEntries(words.slice(0, node).map((word) => word.split('=', 2) as [string, string]));
-  return { env, nodeOptions: words.slice(node + 1, entry) };
-}
-
-const START_COMMAND = startCommand();
-const startCommandText = () =>
-  [
-    ...Object.entries(START_COMMAND.env).map(([name, value]) => `${name}=${value}`),
-    'node',
-    ...START_COMMAND.nodeOptions,
-  ].join(' ');
-
-function buildServer(): void {
-  const build = spawnSync('npm', ['run', '--silent', 'build:server'], { stdio: 'inherit' });
-  if (build.status !== 0) throw new Error(`npm run build:server exited with ${build.status}`);
-}
-
-/** The real server, as `npm start` runs it (without the portal), timed from spawn to /readyz 200. */
-async function startServer(choice: Choice, seed: boolean, logLevel: string, threads?: string): Promise<Server> {
-  const port = await freePort();
-  const started = Date.now();
-  const cpuProf = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
-  const env = {
-    ...process.env,
-    ...START_COMMAND.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: choice.dataDir,
-    ...(choice.databaseUrl ? { DATABASE_URL: choice.databaseUrl } : {}),
-    SEED_ON_START: String(seed),
-    RATE_LIMIT_MAX: '0',
-    LOG_LEVEL: logLevel,
-    PORTAL_DIR: join(choice.dataDir, 'no-portal'),
-    ...(threads === undefined ? {} : { SERVING_THREADS: threads }),
-  };
-  const child = spawn(process.execPath, [...cpuProf, ...START_COMMAND.nodeOptions, SERVER_ENTRY], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  child.stdout!.resume();
-  let indexLog: Record<string, unknown>;
-  let startPeakMiB = 0;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    startPeakMiB = Math.max(startPeakMiB, residentMiB(child.pid!));
-    if (Date.now() - started > 600_000) throw new Error('the server was not ready within 10 minutes');
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-      async (r) => (r.status === 200 ? ((await r.json()) as { searchIndex: Record<string, unknown> }) : null),
-      () => null,
-    );
-    if (ready) {
-      indexLog = ready.searchIndex;
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  // The number the server runs: its own configuration read from the same environment.
-  const { SERVING_THREADS } = loadConfig(env);
-  return { child, port, startupMs: Date.now() - started, indexLog, startPeakMiB, threads: SERVING_THREADS };
-}
-
-/** Resident memory of a process and all its descendants, in MiB. */
-function residentMiB(pid: number): number {
-  const kib = (p: number) => {
-    try {
-      return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
-    } catch {
-      return 0;
-    }
-  };
-  const childrenOf = (p: number): number[] => {
-    try {
-      return readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  };
-  const all = [pid];
-  for (let i = 0; i < all.length; i++) all.push(...childrenOf(all[i]));
-  return all.reduce((sum, p) => sum + kib(p), 0) / 1024;
-}
-
-/** Samples the server's resident memory every 100 ms: the peak since the last reset, and over the whole run. */
-class RssSampler {
-  peak = 0;
-  overall = 0;
-  private timer: NodeJS.Timeout;
-  constructor(pid: number) {
-    const sample = () => {
-      const now = residentMiB(pid);
-      this.peak = Math.max(this.peak, now);
-      this.overall = Math.max(this.overall, now);
-    };
-    sample();
-    this.timer = setInterval(sample, 100);
-  }
-  reset(): void {
-    this.peak = 0;
-  }
-  stop(): void {
-    clearInterval(this.timer);
-  }
-}
-
-/** Starts a script of scripts/lib in its own process; resolves with the port it listens on. */
-function startChild(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(join(import.meta.dirname, 'lib', script), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', (message: { port: number }) => resolve({ child, port: message.port }));
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
 
 interface Warmup {
   bytes: number;
@@ -275,144 +121,6 @@ async function warmUp(base: string, shape: Shape): Promise<Warmup> {
 
 const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0));
 const rps = (value: number) => value.toFixed(0);
-
-interface ReplaceResult {
-  importMs: number;
-  windows: LoadResult[];
-  /** Data versions in the order the probe saw them, with how many answers each. */
-  versions: { version: string; answers: number; bodies: number }[];
-  atomic: boolean;
-  sameAnswers: boolean;
-  p99: number;
-  errors: number;
-  requestsPerSecond: number;
-  /** Per window, what the server's side saw (lib/stall-sampler.ts), and its start (ms after the import's). */
-  stalls: (StallWindow & { startMs: number })[];
-  /**
-   * When (ms after the import's spawn) it began to read the data set (Node, the TypeScript loader and opening the
-   * store before it), began to write it, had written it, and when the probe first got the new version.
-   */
-  phases: { readFromMs: number; writeFromMs: number; writtenMs: number; servedMs: number };
-}
-
-/**
- * An import during load: scripts/lib/reimport.ts replaces the served data set with itself through
- * store.replaceDataSet (a new data version, the same answers)
- * while wrk drives the distinct branch searches in 5 s windows and a probe asks one search in a loop. The
- * server keeps answering from the old index while the new one is built, then swaps it in: the probe checks
- * that the versions move once, never back, and that every version has one answer.
- */
-async function replaceUnderLoad(
-  base: string,
-  paths: string[],
-  connections: number,
-  choice: Choice,
-  store: string,
-  serverPid: number,
-): Promise<ReplaceResult> {
-  const probePath = paths[0];
-  let servedAt = 0;
-  const versions: { version: string; answers: number; bodies: Set<string> }[] = [];
-  let probing = true;
-  let importDoneAt = 0;
-  const probe = (async () => {
-    while (probing) {
-      const response = await fetch(base + probePath, { headers: LOOKUP_HEADERS }).catch(() => null);
-      if (!response) continue;
-      const body = createHash('sha1')
-        .update(Buffer.from(await response.arrayBuffer()))
-        .digest('hex');
-      const version = `${response.status} ${response.headers.get('x-data-version')}`;
-      const last = versions.at(-1);
-      if (last && last.version !== version && !servedAt) servedAt = Date.now();
-      if (last?.version === version) {
-        last.answers++;
-        last.bodies.add(body);
-      } else versions.push({ version, answers: 1, bodies: new Set([body]) });
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  const sampler = new StallSampler(serverPid, base);
-  await sampler.start();
-  const started = Date.now();
-  // Started at nice 10 from its first instruction, TypeScript loader included: reimport.ts yields the CPU itself
-  // (as the import command does), but only once tsx has compiled the store's code, and that compile (esbuild, at
-  // the priority it was started with) held the lookups' first window of the replace at p99 89–324 ms.
-  const gen = spawn(
-    'nice',
-    [
-      '-n',
-      String(BACKGROUND_NICE),
-      process.execPath,
-      '--import',
-      'tsx',
-      join('scripts', 'lib', 'reimport.ts'),
-      '--store',
-      store,
-      '--data-dir',
-      choice.dataDir,
-      ...(choice.databaseUrl ? ['--database-url', choice.databaseUrl] : []),
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let genOutput = '';
-  gen.stdout!.on('data', (chunk: Buffer) => (genOutput += chunk.toString()));
-  const windowStarts: number[] = [];
-  const genExit = new Promise<number>((resolve) => gen.once('exit', (code) => resolve(code ?? 1)));
-  void genExit.then(() => (importDoneAt = Date.now()));
-  const windows: LoadResult[] = [];
-  const startVersion = (await fetch(base + probePath, { headers: LOOKUP_HEADERS })).headers.get('x-data-version');
-  // Load until the import is done, the new version is served, and 5 s more.
-  for (;;) {
-    windowStarts.push(Date.now());
-    windows.push(await runLoad({ url: base, paths, connections, seconds: 5 }));
-    const served = versions.at(-1)?.version;
-    if (importDoneAt && served !== `200 ${startVersion}` && Date.now() - importDoneAt > 5000) break;
-    // A bound, not a target: an import that yields to the lookups on a slow machine took 508 s under this load,
-    // and the new index then builds at the same low priority (250–400 s), so 15 minutes cut the swap off.
-    if (Date.now() - started > 1_800_000) break;
-  }
-  probing = false;
-  await probe;
-  sampler.stop();
-  const stalls = windowStarts.map((at, i) => ({
-    ...sampler.window(at, windowStarts[i + 1] ?? Date.now()),
-    startMs: at - started,
-  }));
-  const code = await genExit;
-  // reimport.ts prints {"readMs", "replaceMs"} once done.
-  const { readMs = NaN, replaceMs = NaN } = JSON.parse(/^\{.*\}$/m.exec(genOutput)?.[0] ?? '{}') as {
-    readMs?: number;
-    replaceMs?: number;
-  };
-  if (code !== 0) throw new Error(`the import under load (reimport.ts) exited with ${code}`);
-  const seen = versions.map((v) => v.version);
-  const numbers = seen.map((v) => Number(v.split(' ')[1]));
-  const atomic =
-    seen.every((v) => v.startsWith('200 ')) &&
-    new Set(seen).size === seen.length &&
-    numbers.every((n, i) => i === 0 || n > numbers[i - 1]) &&
-    versions.every((v) => v.bodies.size === 1);
-  const bodies = new Set(versions.flatMap((v) => [...v.bodies]));
-  const total = windows.reduce((sum, w) => sum + w.requests, 0);
-  return {
-    importMs: importDoneAt - started,
-    windows,
-    versions: versions.map((v) => ({ version: v.version, answers: v.answers, bodies: v.bodies.size })),
-    atomic,
-    sameAnswers: bodies.size === 1,
-    p99: Math.max(...windows.map((w) => w.p99)),
-    errors: windows.reduce((sum, w) => sum + w.errors, 0),
-    requestsPerSecond: total / windows.reduce((sum, w) => sum + w.requests / w.requestsPerSecond, 0),
-    stalls,
-    phases: {
-      readFromMs: importDoneAt - started - replaceMs - readMs,
-      writeFromMs: importDoneAt - started - replaceMs,
-      writtenMs: importDoneAt - started,
-      servedMs: servedAt ? servedAt - started : NaN,
-    },
-  };
-}
 
 async function main() {
   if (values.staging) {
@@ -446,7 +154,7 @@ async function main() {
       `Generator (wrk) against a bare node:http answering 2 bytes: ${rps(generator.requestsPerSecond)} req/s, p99 ${ms(generator.p99)} ms`,
     );
 
-    const api = await startServer(choice, fresh, values.real ? 'info' : 'warn', values.threads);
+    const api = await startServer(choice, fresh, values.real ? 'info' : 'warn', values.threads, values['cpu-prof']);
     children.push(api.child);
     const base = `http://127.0.0.1:${api.port}`;
     const rss = new RssSampler(api.child.pid!);
@@ -763,7 +471,7 @@ async function deskBench(): Promise<boolean> {
       noStaging: values['no-replace'],
       seconds: Number(values.seconds),
       out: values.out ?? join('docs', 'benchmarks', 'desk.md'),
-      startServer: () => startServer(choice, false, 'warn', values.threads),
+      startServer: () => startServer(choice, false, 'warn', values.threads, values['cpu-prof']),
       ceiling: { url: `http://127.0.0.1:${ceiling.port}`, bodyDir },
       lookupPaths: distinctBranchSearches(readSeedFiles()).paths,
     });

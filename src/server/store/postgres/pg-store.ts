@@ -1,16 +1,8 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { getPriority, setPriority } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
-import { REPO_ROOT } from '../../paths';
 import { type City, type PayoutNetwork, type PayoutType } from '../../../contract';
 import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../../domain/data-set';
-import { AGENT_TABLE, BRANCH_TABLE, selectColumns, tableColumns, tableValues } from '../../domain/kind-columns';
+import { AGENT_TABLE, BRANCH_TABLE, selectColumns } from '../../domain/kind-columns';
 import {
-  ChangeNotHeldError,
-  DataSetChangedError,
-  PUBLISHING_SQL,
-  numberedParameters,
   StoreUnavailableError,
   type DataStatus,
   type LookupStore,
@@ -20,16 +12,14 @@ import {
   type HeadOfficeNetworkRow,
   type StoreSource,
 } from '../store';
+import { backendYieldsWithThisThread, backgroundSessionOptions } from './backend-priority';
+import { replaceDataSet } from './load';
+import { maintenance, migrate } from './migrate';
 
 // The PostgreSQL store: the same questions as the SQLite store (sqlite/sqlite-store.ts) answered row for row
 // alike (the searches are answered by the in-memory index, src/server/search, from either store's rows). Schema and the
 // reasons it differs from SQLite's:
 // migrations/001-initial.sql.
-
-// Read from the source tree also when compiled: SQL is not bundled (paths.ts).
-const MIGRATIONS_DIR = join(REPO_ROOT, 'src', 'server', 'store', 'postgres', 'migrations');
-// Any fixed number: serialises migrations when several instances (or `npm run migrate`) start at once.
-const MIGRATION_LOCK = 4_040_404;
 
 export interface PgStoreOptions {
   connectionString: string;
@@ -42,52 +32,8 @@ export interface PgStoreOptions {
   log?: (message: string) => void;
 }
 
-// Migrations and data-set loads may run far longer than a lookup: their statements are exempt from
-// statement_timeout and get this client-side bound instead of the pool's query_timeout.
-const MAINTENANCE_TIMEOUT_MS = 60 * 60 * 1000;
 /** Rows fetched at a time when a scan streams the data set (scanDataSet). */
 const SCAN_BATCH = 5000;
-const maintenance = (client: pg.PoolClient, text: string, values?: unknown[]) =>
-  // query_timeout per query is read by pg's Client but missing from its QueryConfig type.
-  client.query({ text, values, query_timeout: MAINTENANCE_TIMEOUT_MS } as pg.QueryConfig);
-
-/** Applies the numbered migrations (NNN-name.sql) the database has not seen, tracked in schema_migrations. */
-export async function migrate(pool: pg.Pool): Promise<string[]> {
-  const client = await pool.connect();
-  try {
-    await client.query('SET statement_timeout = 0');
-    await maintenance(client, 'SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await client.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    const done = new Set(
-      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
-    );
-    const files = readdirSync(MIGRATIONS_DIR)
-      .filter((f) => /^\d{3}-.+\.sql$/.test(f))
-      .sort();
-    const applied: string[] = [];
-    for (const file of files) {
-      const version = Number(file.slice(0, 3));
-      if (done.has(version)) continue;
-      await client.query('BEGIN');
-      try {
-        await maintenance(client, readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
-        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, file]);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      }
-      applied.push(file);
-    }
-    return applied;
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-    await client.query('RESET statement_timeout').catch(() => {});
-    client.release();
-  }
-}
 
 // SQLSTATE classes and client errors that mean "the database cannot answer now", not "the query is wrong".
 const UNAVAILABLE_SQLSTATES = new Set(['57014', '57P01', '57P02', '57P03', '53300', '53400']);
@@ -114,92 +60,6 @@ export function isUnavailable(error: unknown): boolean {
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
 }
 
-/** A connection to a database on this machine: a loopback address, or a Unix socket (a path). */
-export function isLocalDatabase(host: string | undefined): boolean {
-  if (!host || host.startsWith('/')) return true;
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-/**
- * Background work yields the CPU to the lookups (worker-thread.ts, yieldToLookups: nice 10 for the import
- * command, the index build, the desk's staging and publishing). With PostgreSQL most of an import's work runs
- * in the database backend, not in the thread that asked for it: a backend on this machine gets the priority of
- * the thread whose connection it serves (the pool's `connect`, before that thread's first query). Only threads
- * that lowered their priority change anything (the server's own pool keeps its backends as they are), and only
- * where this process may (root, or the database's own user); elsewhere, or with the database on another
- * machine, nothing changes. Measured: lookups' p99 during a 1M-row replace with PostgreSQL on the same 2 cores
- * (docs/benchmarks).
- */
-function backendYieldsWithThisThread(client: pg.PoolClient): void {
-  const nice = threadNice();
-  // The backend's process id, as the server sent it at the start of the session (BackendKeyData).
-  const { processID, host } = client as unknown as { processID?: number; host?: string };
-  if (nice <= 0 || !processID || !isLocalDatabase(host)) return;
-  try {
-    setPriority(processID, nice);
-  } catch {
-    // not permitted here: the backend keeps its priority
-    return;
-  }
-  sessionYields(processID, nice);
-}
-
-/** This thread's nice value (worker-thread.ts yieldToLookups lowers it); 0 when it cannot be read. */
-function threadNice(): number {
-  try {
-    return getPriority();
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * The session settings of a background thread's connections to a database on this machine: no parallel workers.
- * A parallel worker is a backend of its own, started by the postmaster at its priority and in a session of its
- * own, so it would not yield with the backend it helps. Measured: an import's index builds (swapIn) ran two at
- * full priority, and the lookups' p99 rose to 150–236 ms for the seconds they ran. So such a backend works alone
- * (an import's index builds take longer; the lookups keep the CPU). Sent at connection start (`options`).
- */
-function backgroundSessionOptions(connectionString: string): string | undefined {
-  let host: string | undefined;
-  try {
-    const url = new URL(connectionString);
-    host = url.searchParams.get('host') ?? decodeURIComponent(url.hostname);
-  } catch {
-    return undefined; // not a URL (key=value form): left as it is
-  }
-  if (threadNice() <= 0 || !isLocalDatabase(host)) return undefined;
-  return '-c max_parallel_maintenance_workers=0 -c max_parallel_workers_per_gather=0';
-}
-
-/**
- * With the kernel's autogroup scheduling on (/proc/sys/kernel/sched_autogroup_enabled; Linux's default in many
- * distributions, on this machine too), CPU time is shared between sessions first, and a nice value counts only
- * against the other processes of its own session. PostgreSQL starts every backend in a session of its own
- * (setsid), so the backend's nice value alone changed nothing against the server's threads: measured, its writes
- * during a replace still took half the CPU (the serving threads waited for one 50 % of the time instead of 33 %).
- * The backend's session therefore gets the same nice value, when the backend is the only process in it (a session
- * shared with anything else is left alone). Not permitted, or no autogroups: nothing changes.
- */
-function sessionYields(pid: number, nice: number): void {
-  try {
-    const group = readFileSync(`/proc/${pid}/autogroup`, 'utf8').split(' ')[0];
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry) || Number(entry) === pid) continue;
-      let other: string;
-      try {
-        other = readFileSync(`/proc/${entry}/autogroup`, 'utf8').split(' ')[0];
-      } catch {
-        continue; // gone meanwhile, or not ours to read
-      }
-      if (other === group) return;
-    }
-    writeFileSync(`/proc/${pid}/autogroup`, String(nice));
-  } catch {
-    // no autogroups here, or not permitted: the session keeps its share
-  }
-}
-
 /** Numbered query parameters ($1, $2…) collected as the SQL is built. */
 class Parameters {
   readonly values: unknown[] = [];
@@ -212,10 +72,6 @@ class Parameters {
 const offersMode = (p: Parameters, deliveryMode: number) =>
   `EXISTS (SELECT 1 FROM head_office_delivery_modes m WHERE m.head_office_code = h.code AND m.delivery_mode = ${p.add(deliveryMode)})`;
 
-// The big tables are loaded into a fresh table without indexes, indexed once, then swapped in by name in the same
-// transaction: PostgreSQL's "Populating a Database" advice (building an index over loaded rows beats updating it
-// row by row), and the replaced rows leave no dead tuples behind. Readers wait only for the swap itself.
-const REBUILT_TABLES = ['bank_branches', 'agents'] as const;
 /** Every table readDataSet reads (the served data set and its version). */
 const SERVED_TABLES = [
   'data_version',
@@ -230,52 +86,6 @@ const SERVED_TABLES = [
   'agents',
   'data_sources',
 ];
-const NEXT = '_next';
-
-/** Creates `<table>_next`, shaped like the table but without its indexes; returns its name to load into. */
-async function rebuiltTable(client: pg.PoolClient, table: (typeof REBUILT_TABLES)[number]): Promise<string> {
-  await maintenance(client, `DROP TABLE IF EXISTS ${table}${NEXT}`);
-  await maintenance(client, `CREATE TABLE ${table}${NEXT} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
-  return `${table}${NEXT}`;
-}
-
-/** Gives `<table>_next` the table's keys and indexes (as the migrations defined them), then puts it in its place. */
-async function swapIn(client: pg.PoolClient, table: (typeof REBUILT_TABLES)[number]): Promise<void> {
-  const next = `${table}${NEXT}`;
-  const { rows } = await client.query<{
-    name: string;
-    definition: string;
-    constraint_name: string | null;
-    constraint_definition: string | null;
-  }>(
-    `SELECT ci.relname AS name, pg_get_indexdef(i.indexrelid) AS definition, c.conname AS constraint_name,
-            pg_get_constraintdef(c.oid) AS constraint_definition
-     FROM pg_index i JOIN pg_class ci ON ci.oid = i.indexrelid
-     LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid AND c.conrelid = i.indrelid
-     WHERE i.indrelid = $1::regclass ORDER BY ci.relname`,
-    [table],
-  );
-  for (const index of rows) {
-    if (index.constraint_name) {
-      await maintenance(
-        client,
-        `ALTER TABLE ${next} ADD CONSTRAINT ${index.constraint_name}${NEXT} ${index.constraint_definition}`,
-      );
-    } else {
-      const definition = index.definition
-        .replace(`INDEX ${index.name} ON `, `INDEX ${index.name}${NEXT} ON `)
-        .replace(new RegExp(` ON ((?:\\w+\\.)?)${table} USING `), ` ON $1${next} USING `);
-      await maintenance(client, definition);
-    }
-  }
-  await maintenance(client, `DROP TABLE ${table}`);
-  await maintenance(client, `ALTER TABLE ${next} RENAME TO ${table}`);
-  // Renaming a key's index renames its constraint too, so every name is the migration's again.
-  for (const index of rows) await maintenance(client, `ALTER INDEX ${index.name}${NEXT} RENAME TO ${index.name}`);
-}
-
-// How many rows one multi-row INSERT … SELECT FROM unnest(…) carries while loading a data set.
-const LOAD_CHUNK = 5000;
 
 export class PgStore implements LookupStore {
   readonly engine = 'postgres' as const;
@@ -340,166 +150,7 @@ export class PgStore implements LookupStore {
    */
   async replaceDataSet(dataSet: DataSet, options: ReplaceOptions = {}): Promise<boolean> {
     const importedAt = new Date().toISOString();
-    return this.guard(async () => {
-      const client = await this.pool.connect();
-      try {
-        await client.query('BEGIN');
-        // A large load may take longer than a lookup is allowed to.
-        await client.query('SET LOCAL statement_timeout = 0');
-        await client.query("SET LOCAL maintenance_work_mem = '256MB'");
-        // Locked until the commit: a replace committed by anyone after this check waits for ours, or we for it.
-        const served = (await maintenance(client, 'SELECT version::text AS version FROM data_version FOR UPDATE'))
-          .rows[0].version as string;
-        if (options.expectedVersion !== undefined && served !== options.expectedVersion) {
-          throw new DataSetChangedError(options.expectedVersion, served);
-        }
-        for (const table of [
-          'receiving_countries',
-          'delivery_modes',
-          'states',
-          'cities',
-          'head_offices',
-          'head_office_delivery_modes',
-          'head_office_banks',
-          'data_sources',
-        ]) {
-          await maintenance(client, `DELETE FROM ${table}`);
-        }
-        const load = async (table: string, columns: string[], types: string[], rows: unknown[][], onConflict = '') => {
-          for (let start = 0; start < rows.length; start += LOAD_CHUNK) {
-            const chunk = rows.slice(start, start + LOAD_CHUNK);
-            const arrays = columns.map((_, i) => chunk.map((row) => row[i]));
-            const unnest = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
-            await maintenance(
-              client,
-              `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${unnest}) ${onConflict}`,
-              arrays,
-            );
-          }
-        };
-        await load(
-          'receiving_countries',
-          ['code', 'name', 'currency'],
-          ['text', 'text', 'text'],
-          dataSet.countries.map((c) => [c.code, c.name, c.currency]),
-        );
-        await load(
-          'delivery_modes',
-          ['value', 'name'],
-          ['int', 'text'],
-          dataSet.deliveryModes.map((m) => [m.value, m.name]),
-        );
-        await load(
-          'states',
-          ['country', 'code', 'name'],
-          ['text', 'text', 'text'],
-          dataSet.states.map((s) => [s.country, s.code, s.name]),
-        );
-        // Like SQLite's INSERT OR IGNORE: a city listed twice is kept once.
-        await load(
-          'cities',
-          ['country', 'state', 'name'],
-          ['text', 'text', 'text'],
-          dataSet.cities.map((c) => [c.country, c.state, c.name]),
-          'ON CONFLICT DO NOTHING',
-        );
-        await load(
-          'head_offices',
-          ['code', 'position', 'country', 'name', 'network_name', 'payout_type', 'demo_locations'],
-          ['text', 'int', 'text', 'text', 'text', 'text', 'int'],
-          dataSet.headOffices.map((h, i) => [
-            h.code,
-            i + 1,
-            h.country,
-            h.name,
-            h.networkName,
-            h.payoutType,
-            h.demoLocations,
-          ]),
-        );
-        await load(
-          'head_office_delivery_modes',
-          ['head_office_code', 'delivery_mode'],
-          ['text', 'int'],
-          dataSet.headOffices.flatMap((h) => h.deliveryModes.map((m) => [h.code, m])),
-        );
-        await load(
-          'head_office_banks',
-          ['head_office_code', 'bank_code', 'position'],
-          ['text', 'text', 'int'],
-          dataSet.headOffices.flatMap((h) => h.bankCodes.map((b, i) => [h.code, b, i + 1])),
-        );
-        // Ids 1…n in data set order, as SQLite's rowid gives them: the id is part of mode-04 agent codes.
-        await load(
-          await rebuiltTable(client, BRANCH_TABLE.table),
-          ['id', ...tableColumns(BRANCH_TABLE)],
-          ['int', ...tableColumns(BRANCH_TABLE).map(() => 'text')],
-          dataSet.branches.map((b, i) => [i + 1, ...tableValues(BRANCH_TABLE, b)]),
-        );
-        const rows = dataSet.branches.length + dataSet.agents.length;
-        options.onProgress?.(dataSet.branches.length, rows);
-        await load(
-          await rebuiltTable(client, AGENT_TABLE.table),
-          ['id', ...tableColumns(AGENT_TABLE)],
-          ['int', ...tableColumns(AGENT_TABLE).map(() => 'text')],
-          dataSet.agents.map((a, i) => [i + 1, ...tableValues(AGENT_TABLE, a)]),
-        );
-        options.onProgress?.(rows, rows);
-        await load(
-          'data_sources',
-          ['kind', 'file', 'sha256', 'rows', 'imported_at', 'countries'],
-          ['text', 'text', 'text', 'int', 'text', 'text'],
-          dataSet.sources.map((s) => [
-            s.kind,
-            s.file,
-            s.sha256,
-            s.rows,
-            s.importedAt ?? importedAt,
-            (s.countries ?? []).join(' '),
-          ]),
-        );
-        for (const table of REBUILT_TABLES) await swapIn(client, table);
-        await client.query('UPDATE data_version SET version = version + 1');
-        const publishing = options.publishing;
-        if (publishing) {
-          // Last, just before the commit: the change's row is locked only that long (its lease's renewals wait).
-          const until = new Date(Date.now() + publishing.leaseMs).toISOString();
-          const held = await client.query(numberedParameters(PUBLISHING_SQL.hold), [
-            until,
-            publishing.changeId,
-            publishing.owner,
-          ]);
-          if (held.rowCount !== 1) throw new ChangeNotHeldError(publishing.changeId);
-          await client.query(numberedParameters(PUBLISHING_SQL.record), [
-            publishing.changeId,
-            new Date().toISOString(),
-          ]);
-        }
-        if (options.commitWhen && !(await options.commitWhen)) {
-          await client.query('ROLLBACK');
-          client.release();
-          return false;
-        }
-        await maintenance(client, 'COMMIT');
-        options.onCommit?.();
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        client.release();
-        throw error;
-      }
-      try {
-        // Fresh statistics and visibility map for the planner (index-only counts) after replacing every row.
-        await client.query('SET statement_timeout = 0');
-        await maintenance(
-          client,
-          'VACUUM (ANALYZE) bank_branches, agents, head_offices, head_office_banks, head_office_delivery_modes, states',
-        );
-        await client.query('RESET statement_timeout');
-      } finally {
-        client.release();
-      }
-      return true;
-    });
+    return this.guard(() => replaceDataSet(this.pool, dataSet, options, importedAt));
   }
 
   async referenceData(): Promise<ReferenceData> {

@@ -3,12 +3,12 @@ import { getPriority } from 'node:os';
 import { once } from 'node:events';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isLocalDatabase } from '../pg-store';
+import { isLocalDatabase } from '../backend-priority';
 import { startWorker } from '../../../worker-thread';
 import { createTestPostgresDatabase, testEngines } from '../../../../testing/test-app';
 
 // Background work yields the CPU to the lookups; with PostgreSQL on the same machine its backend does most of an
-// import's work, so the backend serving a background thread runs at that thread's priority (pg-store.ts).
+// import's work, so the backend serving a background thread runs at that thread's priority (backend-priority.ts).
 
 /** The nice value of a process's session's autogroup (/proc/<pid>/autogroup: "/autogroup-N nice M"); null: none. */
 function autogroupNiceOf(pid: number): number | null {
