@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { inject } from 'vitest';
 import { SQLITE_FILE_NAME } from '../server/open-store';
+import { SERVED_TABLES } from '../server/store/store';
 
 // The import, export and ops-user commands as operators run them: real child processes on a real store.
 
@@ -90,19 +91,6 @@ export function reportedProblems(stdout: string, file: string): ReportedProblem[
       };
     });
 }
-
-const SERVED_TABLES = [
-  'receiving_countries',
-  'delivery_modes',
-  'states',
-  'cities',
-  'head_offices',
-  'head_office_delivery_modes',
-  'head_office_banks',
-  'bank_branches',
-  'agents',
-  'data_sources',
-];
 
 /** Row counts of every served table and one SHA-256 over all their rows in a fixed order. */
 export function servedChecksum(file: string): { counts: Record<string, number>; sha256: string; integrity: string } {

@@ -6,6 +6,7 @@ import type { OpsActor } from './desk';
 import type { StagedChange } from './prepare';
 import { keepBaseline, versionContentOf } from './publish';
 import { recordHistoryOf } from './record-history';
+import { stagedCounts } from './repositories/changes';
 import { now } from './repositories/rows';
 import { stage } from './stage-in-worker';
 import { withCountedRemovals } from './staging';
@@ -58,18 +59,10 @@ export async function recordShellImport(
   const next = (await store.readDataSet()).dataSet;
   const dataVersion = await store.dataVersion();
   await ctx.changes.insertPublished({
+    ...stagedCounts(prepared, baseVersion),
     id,
     kind,
-    countries: prepared.countries,
     fileName: prepared.fileName,
-    sha256: prepared.sha256,
-    rowsRead: prepared.rowsRead,
-    rowsValid: prepared.rowsValid,
-    rowsBad: prepared.rowsBad,
-    problemCount: prepared.problems.length,
-    summary: prepared.diff ? JSON.stringify(prepared.diff.summary) : null,
-    byBank: prepared.diff ? JSON.stringify(prepared.diff.byBank) : null,
-    baseVersion,
     actor,
     at,
   });

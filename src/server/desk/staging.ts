@@ -11,6 +11,7 @@ import { WrongStateError, type StageOptions } from './desk';
 import { removalGuard, type Difference } from './diff';
 import type { StageOptions as StagingOptions, StagedChange } from './prepare';
 import { crashPoint } from './recovery';
+import { stagedCounts } from './repositories/changes';
 import { saveChangeQuality } from './staged-quality';
 import { stage, type ServedInput, type StagedAgainst } from './stage-in-worker';
 import { keepOriginal } from './version-files';
@@ -118,18 +119,10 @@ export async function stageAndSave(
   // identical to what is served is refused (failed, with the reason): nothing to publish.
   const identical = isIdentical(staged);
   const saved = await changes.saveStaged(id, {
+    ...stagedCounts(staged, staged.baseVersion),
     status: identical ? 'failed' : 'staged',
     failure: identical ? IDENTICAL_TO_SERVED : null,
-    countries: staged.countries,
-    sha256: staged.sha256,
-    rowsRead: staged.rowsRead,
-    rowsValid: staged.rowsValid,
-    rowsBad: staged.rowsBad,
-    problemCount: staged.problems.length,
-    summary: staged.diff ? JSON.stringify(staged.diff.summary) : null,
-    byBank: staged.diff ? JSON.stringify(staged.diff.byBank) : null,
     ruleCounts: JSON.stringify(ruleCounts),
-    baseVersion: staged.baseVersion,
     servedRows: staged.diff ? JSON.stringify(staged.diff.served) : null,
   });
   if (!saved) throw new WrongStateError('the change was taken over by another instance meanwhile');

@@ -52,6 +52,20 @@ export interface ReplaceOptions {
 }
 
 /** The statements of ReplaceOptions.publishing, with `?` placeholders: hold the change, record the swap. */
+/** The tables a data set is served from, in the order a load fills them (the data version's own row aside). */
+export const SERVED_TABLES = [
+  'receiving_countries',
+  'delivery_modes',
+  'states',
+  'cities',
+  'head_offices',
+  'head_office_delivery_modes',
+  'head_office_banks',
+  'bank_branches',
+  'agents',
+  'data_sources',
+] as const;
+
 export const PUBLISHING_SQL = {
   hold: `UPDATE desk_changes SET lease_until = ? WHERE id = ? AND status = 'approved' AND lease_owner = ?`,
   record: `INSERT INTO desk_swaps (change_id, data_version, swapped_at) SELECT ?, CAST(version AS TEXT), ? FROM data_version`,

@@ -13,6 +13,7 @@ import type { DeskDb, Row } from '../db';
 import { WrongStateError, NotFoundError, type OpsActor } from '../desk';
 import { KEEP_FILE_SQL } from '../kept-file';
 import { INTERRUPTED_STAGING, type Leases } from '../recovery';
+import type { StagedChange } from '../prepare';
 import type { StoredScope } from '../scope';
 import { changeSummaryOf, now, page } from './rows';
 
@@ -21,10 +22,8 @@ import { changeSummaryOf, now, page } from './rows';
 
 const gunzip = promisify(gunzipCallback);
 
-/** What a staging found, kept on its change when it is staged (or failed: identical to what is served). */
-export interface StagedColumns {
-  status: 'staged' | 'failed';
-  failure: string | null;
+/** What a file read and compared to what is served came to, as its change keeps it. */
+export interface StagedCounts {
   countries: string[];
   sha256: string;
   rowsRead: number;
@@ -33,25 +32,34 @@ export interface StagedColumns {
   problemCount: number;
   summary: string | null;
   byBank: string | null;
-  ruleCounts: string;
   baseVersion: string;
+}
+
+export const stagedCounts = (staged: StagedChange, baseVersion: string): StagedCounts => ({
+  countries: staged.countries,
+  sha256: staged.sha256,
+  rowsRead: staged.rowsRead,
+  rowsValid: staged.rowsValid,
+  rowsBad: staged.rowsBad,
+  problemCount: staged.problems.length,
+  summary: staged.diff ? JSON.stringify(staged.diff.summary) : null,
+  byBank: staged.diff ? JSON.stringify(staged.diff.byBank) : null,
+  baseVersion,
+});
+
+/** What a staging found, kept on its change when it is staged (or failed: identical to what is served). */
+export interface StagedColumns extends StagedCounts {
+  status: 'staged' | 'failed';
+  failure: string | null;
+  ruleCounts: string;
   servedRows: string | null;
 }
 
 /** What the import command published, recorded as a published change. */
-export interface ShellImportColumns {
+export interface ShellImportColumns extends StagedCounts {
   id: string;
   kind: ChangeKind;
-  countries: string[];
   fileName: string;
-  sha256: string;
-  rowsRead: number;
-  rowsValid: number;
-  rowsBad: number;
-  problemCount: number;
-  summary: string | null;
-  byBank: string | null;
-  baseVersion: string;
   actor: OpsActor;
   at: string;
 }

@@ -5,6 +5,7 @@ import {
   ChangeNotHeldError,
   DataSetChangedError,
   PUBLISHING_SQL,
+  SERVED_TABLES,
   numberedParameters,
   type ReplaceOptions,
 } from '../store';
@@ -86,16 +87,8 @@ export async function replaceDataSet(
     if (options.expectedVersion !== undefined && served !== options.expectedVersion) {
       throw new DataSetChangedError(options.expectedVersion, served);
     }
-    for (const table of [
-      'receiving_countries',
-      'delivery_modes',
-      'states',
-      'cities',
-      'head_offices',
-      'head_office_delivery_modes',
-      'head_office_banks',
-      'data_sources',
-    ]) {
+    // The two large tables are built anew and swapped in (below); the others are emptied and filled.
+    for (const table of SERVED_TABLES.filter((t) => t !== BRANCH_TABLE.table && t !== AGENT_TABLE.table)) {
       await maintenance(client, `DELETE FROM ${table}`);
     }
     const load = async (table: string, columns: string[], types: string[], rows: unknown[][], onConflict = '') => {

@@ -11,6 +11,7 @@ import {
   toPayoutNetwork,
   type HeadOfficeNetworkRow,
   type StoreSource,
+  SERVED_TABLES,
 } from '../store';
 import { backendYieldsWithThisThread, backgroundSessionOptions } from './backend-priority';
 import { replaceDataSet } from './load';
@@ -73,19 +74,6 @@ const offersMode = (p: Parameters, deliveryMode: number) =>
   `EXISTS (SELECT 1 FROM head_office_delivery_modes m WHERE m.head_office_code = h.code AND m.delivery_mode = ${p.add(deliveryMode)})`;
 
 /** Every table readDataSet reads (the served data set and its version). */
-const SERVED_TABLES = [
-  'data_version',
-  'receiving_countries',
-  'delivery_modes',
-  'states',
-  'cities',
-  'head_offices',
-  'head_office_delivery_modes',
-  'head_office_banks',
-  'bank_branches',
-  'agents',
-  'data_sources',
-];
 
 export class PgStore implements LookupStore {
   readonly engine = 'postgres' as const;
@@ -222,7 +210,7 @@ export class PgStore implements LookupStore {
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
         // An export of a million rows may take longer than a lookup is allowed to.
         await client.query('SET LOCAL statement_timeout = 0');
-        await maintenance(client, `LOCK TABLE ${SERVED_TABLES.join(', ')} IN ACCESS SHARE MODE`);
+        await maintenance(client, `LOCK TABLE ${['data_version', ...SERVED_TABLES].join(', ')} IN ACCESS SHARE MODE`);
         const all = async <R>(sql: string) => (await maintenance(client, sql)).rows as R[];
         const version =
           (await all<{ version: string }>('SELECT version::text AS version FROM data_version'))[0]?.version ?? '';

@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import type { DataSet } from '../../domain/data-set';
 import { AGENT_TABLE, BRANCH_TABLE, insertInto, tableValues } from '../../domain/kind-columns';
-import { ChangeNotHeldError, DataSetChangedError, PUBLISHING_SQL, type ReplaceOptions } from '../store';
+import { ChangeNotHeldError, DataSetChangedError, PUBLISHING_SQL, SERVED_TABLES, type ReplaceOptions } from '../store';
 
 // The SQLite store's load: a whole data set replaces the served one in one write transaction.
 
@@ -80,18 +80,7 @@ function* writeDataSet(
     )
     .all() as { name: string; sql: string }[];
   for (const index of indexes) db.exec(`DROP INDEX ${index.name}`);
-  for (const table of [
-    'receiving_countries',
-    'delivery_modes',
-    'states',
-    'cities',
-    'head_offices',
-    'head_office_delivery_modes',
-    'head_office_banks',
-    'bank_branches',
-    'agents',
-    'data_sources',
-  ]) {
+  for (const table of SERVED_TABLES) {
     db.exec(`DELETE FROM ${table}`);
   }
   const insertCountry = db.prepare('INSERT INTO receiving_countries VALUES (?, ?, ?)');
