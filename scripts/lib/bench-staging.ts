@@ -27,7 +27,9 @@ const TARGET_DIFF_P99_MS = 50;
  * would, and leave the machine room to stage. 0: the closed loop at full speed, both cores saturated, where the
  * staging worker (nice 10) gets what the lookups leave.
  */
-const LOOKUP_THINK_MS = Number(process.env.BENCH_LOOKUP_THINK_MS ?? 4);
+export const LOOKUP_THINK_MS = Number(process.env.BENCH_LOOKUP_THINK_MS ?? 4);
+/** The lookups' connections while a change is staged (with LOOKUP_THINK_MS: a teller's day, at ten times its rate). */
+export const LOOKUP_CONNECTIONS = 8;
 
 /** BENCH_STAGING_UNTIL=diff: stop after the diff pages (no publishing), to measure the staging alone quickly. */
 const UNTIL_DIFF = process.env.BENCH_STAGING_UNTIL === 'diff';
@@ -59,7 +61,7 @@ function lookupLoad(url: string, seconds: number, relay: WrkRelay): { done: Prom
           url: origin,
           paths: [`${pathname}${search}`],
           headers: { 'x-fapi-financial-id': 'BENCH1' },
-          connections: 8,
+          connections: LOOKUP_CONNECTIONS,
           seconds: Math.min(5, seconds),
           threads: 1,
           thinkMs: LOOKUP_THINK_MS,

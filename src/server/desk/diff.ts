@@ -246,8 +246,10 @@ class ServedRecords implements ServedSource {
   constructor(
     private readonly view: KindView,
     dataSet: DataSet,
+    country?: string,
   ) {
-    this.rows = view.rows(dataSet);
+    const rows = view.rows(dataSet);
+    this.rows = country === undefined ? rows : rows.filter((row) => row.country === country);
     this.keys = new Array<string>(this.rows.length);
     this.order = new Uint32Array(this.rows.length);
     const count = new Map<string, number>();
@@ -310,9 +312,17 @@ export class DiffBuilder {
   private readonly groups = new Map<string, GroupCounts>();
   private unchanged = 0;
 
-  constructor(kind: ChangeKind, served: DataSet) {
+  /** Rows of the kind served (all countries'). */
+  private readonly servedTotal: number;
+
+  /**
+   * `country`: a branch change held to one country (scope.ts) reads only that country's served branches (a
+   * branch's key holds its country, and the scope refuses a row of another before it is diffed).
+   */
+  constructor(kind: ChangeKind, served: DataSet, country?: string) {
     this.view = VIEWS[kind];
-    this.served = new ServedRecords(this.view, served);
+    this.served = new ServedRecords(this.view, served, kind === 'branches' ? country : undefined);
+    this.servedTotal = rowsOfKind(kind, served);
     this.codes = new CodeChanges(this.view.identity, this.served);
   }
 
@@ -416,7 +426,7 @@ export class DiffBuilder {
     }
 
     // The guard of this change alone; the desk adds the removals counted before it (removal-ledger.ts).
-    const served = { ...Object.fromEntries(servedPerCountry), [KIND_SCOPE]: this.served.size };
+    const served = { ...Object.fromEntries(servedPerCountry), [KIND_SCOPE]: this.servedTotal };
     const guard = removalGuard({ counts, byCountry }, served);
     return { byBank, served, summary: { counts, unchanged: this.unchanged, byCountry, guard } };
   }

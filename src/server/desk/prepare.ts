@@ -124,7 +124,8 @@ export async function stageChange(
 
   const check = definition.prepare(served);
   const checkRow = rowChecker(definition, check);
-  const diff = new DiffBuilder(kind, served);
+  const scope = options.scope ?? null;
+  const diff = new DiffBuilder(kind, served, scope && 'country' in scope ? scope.country : undefined);
   const quality = new StagedQuality(kind, served);
   const problems: ValidationProblem[] = [];
   const allCountries = new Set<string>();

@@ -12,6 +12,12 @@ import { stageChange, type StageOptions, type StagedChange } from './prepare';
 // read through the worker's own connection to the store, so the event loop answering lookups neither reads it
 // nor copies it; the worker's heap is bounded (OPS_STAGE_HEAP_MB).
 
+/**
+ * The staging worker's young generation: a million rows make short-lived cells, records and entries, and a larger
+ * nursery collects them less often and promotes fewer of them to the old generation (docs/benchmarks/README.md).
+ */
+const STAGE_YOUNG_GENERATION_MB = 96;
+
 /** Files from this size (bytes) are staged in a worker. */
 export const STAGE_IN_WORKER_FROM_BYTES = 4 * 1024 * 1024;
 const BATCHES_AHEAD = 4;
@@ -101,7 +107,7 @@ export async function stage(input: StageInput): Promise<StagedAgainst> {
     batchesAhead: BATCHES_AHEAD,
   };
   const worker = startWorker(new URL('./stage-worker.js', import.meta.url), job, {
-    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: STAGE_YOUNG_GENERATION_MB },
   });
   return new Promise<StagedAgainst>((resolve, reject) => {
     let writing = Promise.resolve();

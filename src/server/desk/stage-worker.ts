@@ -2,19 +2,19 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { constants, gzipSync } from 'node:zlib';
 import { openOwnConnection } from '../store/own-connection';
-import { yieldToLookups } from '../worker-thread';
-import Database from 'better-sqlite3';
+import { startWorker, yieldToLookups } from '../worker-thread';
 import type { DiffEntry, StagingProgress } from '../../contract/ops-changes';
-import { DIFF_COLUMNS, diffRowOf } from './diff';
+import { diffRowOf } from './diff';
 import { stageChange, type StagedChange } from './prepare';
-import { KEEP_FILE_SQL } from './kept-file';
+import type { DiffWriterJob, DiffWriterMessage, DiffWriterReply } from './diff-writer';
 import type { StageJob, StageMessage } from './stage-in-worker';
 
 // A worker thread of the operations desk: stages one change (prepare.ts, stageChange) on the machine's other
 // core, at a lower priority than the lookups, so the event loop that answers them only writes the difference's
 // entries. It reads the served data set through its own connection to the store. Entries go out in batches as
-// desk_diff rows; when the writer falls behind by `batchesAhead` batches this thread waits (Atomics on the shared
-// counter), so the batches in flight never hold more than a few thousand entries.
+// desk_diff rows, to a writer thread of its own on a SQLite store (diff-writer.ts), else to the event loop; when
+// the writer falls behind by a few batches this thread waits (Atomics on a shared counter), so the batches in
+// flight never hold more than a few tens of thousands of entries.
 
 yieldToLookups();
 const job = workerData as StageJob;
@@ -55,48 +55,47 @@ function keptGzip(kept: StagedChange['kept']): Buffer {
   return Buffer.concat(parts);
 }
 
-/**
- * Entries written in one transaction: fewer commits write the indexes' pages fewer times. A transaction holds the
- * write lock about 0.1 s: a rare write of the event loop meanwhile (an audit line, a session touched) waits that long.
- */
-const ENTRIES_PER_TRANSACTION = 10_000;
-/** The change's progress kept on its row at most this often (ms), for a poll from any instance. */
-const PROGRESS_EVERY_MS = 500;
+/** Batches sent to the writer and not yet written before this thread waits (a batch: prepare.ts's ENTRY_BATCH). */
+const BATCHES_AHEAD = 16;
+/** How long the writer may leave a batch unwritten: twice its connection's busy timeout (diff-writer.ts). */
+const WRITER_SILENT_MS = 60_000;
 
 /**
- * Writes the entries into desk_diff, and the change's progress onto its row, through this thread's own
- * connection (a SQLite store): the event loop that answers lookups writes nothing while a change is staged, so
- * it never waits for this thread's write lock.
+ * The writer thread of a SQLite store (diff-writer.ts): this thread reads, validates and diffs while it writes the
+ * entries, the change's progress and the kept file through its own connection.
  */
 function sqliteWriter(target: { file: string; changeId: string }) {
-  const db = new Database(target.file, { timeout: 30_000 });
-  const insert = db.prepare(`INSERT INTO desk_diff (${DIFF_COLUMNS.map((c) => c.replace(/:int$/, '')).join(', ')})
-    VALUES (${DIFF_COLUMNS.map(() => '?').join(', ')})`);
-  const progressOf = db.prepare(`UPDATE desk_changes SET progress = ? WHERE id = ? AND status = 'validating'`);
-  let seq = 0;
-  let pending: DiffEntry[] = [];
-  let progressAt = 0;
-  const commit = db.transaction((entries: DiffEntry[]) => {
-    for (const entry of entries) insert.run(target.changeId, seq++, ...diffRowOf(entry));
+  const counters = new Int32Array(new SharedArrayBuffer(8));
+  const job: DiffWriterJob = { ...target, counters: counters.buffer as SharedArrayBuffer };
+  const thread = startWorker(new URL('./diff-writer.js', import.meta.url), job);
+  const send = (message: DiffWriterMessage) => thread.postMessage(message);
+  const ended = new Promise<void>((resolve, reject) => {
+    thread.on('message', (reply: DiffWriterReply) =>
+      reply.type === 'ended' ? resolve() : reject(new Error(`writing the difference: ${reply.message}`)),
+    );
+    thread.once('error', reject);
+    thread.once('exit', (code) => reject(new Error(`the difference's writer stopped (exit code ${code})`)));
   });
-  const flush = () => {
-    if (pending.length) commit(pending);
-    pending = [];
-  };
+  ended.catch(() => {}); // told at end(); a failure meanwhile also stops write() below
+  const failed = () => Atomics.load(counters, 1) === 1;
   return {
     write(entries: DiffEntry[]) {
-      for (const entry of entries) pending.push(entry);
-      if (pending.length >= ENTRIES_PER_TRANSACTION) flush();
+      const since = Date.now();
+      for (let now = Atomics.load(counters, 0); now >= BATCHES_AHEAD && !failed(); now = Atomics.load(counters, 0)) {
+        // A writer that stopped without saying so (its thread gone) would hold this thread here for good.
+        if (Date.now() - since > WRITER_SILENT_MS) throw new Error("the difference's writer stopped answering");
+        Atomics.wait(counters, 0, now, 1000);
+      }
+      if (failed()) throw new Error('writing the difference failed');
+      Atomics.add(counters, 0, 1);
+      send({ type: 'entries', entries });
     },
-    progress(progress: StagingProgress) {
-      if (Date.now() - progressAt < PROGRESS_EVERY_MS) return;
-      progressAt = Date.now();
-      progressOf.run(JSON.stringify(progress), target.changeId);
+    progress: (progress: StagingProgress) => send({ type: 'progress', progress: JSON.stringify(progress) }),
+    /** After the last entries: the kept file written, the writer's connection closed. */
+    end(keep?: Uint8Array): Promise<void> {
+      send({ type: 'end', keep });
+      return ended;
     },
-    keep: (gz: Buffer) => db.prepare(KEEP_FILE_SQL).run(target.changeId, gz),
-    /** The last entries written (before the file is compressed and kept). */
-    close: flush,
-    end: () => db.close(),
   };
 }
 
@@ -121,16 +120,11 @@ try {
           }
         : undefined,
   });
-  writer?.close();
-  let keptGz: Uint8Array | 'written' | undefined;
-  if (job.keepFile) {
-    const gz = keptGzip(staged.kept);
-    if (writer) {
-      writer.keep(gz);
-      keptGz = 'written';
-    } else keptGz = gz;
+  let keptGz: Uint8Array | 'written' | undefined = job.keepFile ? keptGzip(staged.kept) : undefined;
+  if (writer) {
+    await writer.end(keptGz);
+    if (keptGz) keptGz = 'written';
   }
-  writer?.end();
   post({ type: 'done', staged: { ...staged, baseVersion: version, keptGz } });
 } catch (error) {
   post({ type: 'failed', message: (error as Error).stack ?? String(error) });
