@@ -57,8 +57,25 @@ function keptGzip(kept: StagedChange['kept']): Buffer {
 
 /** Batches sent to the writer and not yet written before this thread waits (a batch: prepare.ts's ENTRY_BATCH). */
 const BATCHES_AHEAD = 16;
-/** How long the writer may leave a batch unwritten: twice its connection's busy timeout (diff-writer.ts). */
+/** How long a writer may leave a batch unwritten: twice the writer thread's busy timeout (diff-writer.ts). */
 const WRITER_SILENT_MS = 60_000;
+
+/**
+ * Takes a place for one more batch on a writer's counter (`counter[0]`: batches sent and not yet written),
+ * waiting while `ahead` are (Atomics: the writer notifies as it writes). `stopped` gives the reason a writer
+ * failed, and ends the wait; a writer silent for WRITER_SILENT_MS ends it too.
+ */
+function takeRoom(counter: Int32Array, ahead: number, stopped: () => string | null = () => null) {
+  const since = Date.now();
+  for (let now = Atomics.load(counter, 0); now >= ahead && !stopped(); now = Atomics.load(counter, 0)) {
+    // A writer that stopped without saying so (its thread gone) would hold this thread here for good.
+    if (Date.now() - since > WRITER_SILENT_MS) throw new Error("the difference's writer stopped answering");
+    Atomics.wait(counter, 0, now, 1000);
+  }
+  const reason = stopped();
+  if (reason !== null) throw new Error(reason);
+  Atomics.add(counter, 0, 1);
+}
 
 /**
  * The writer thread of a SQLite store (diff-writer.ts): this thread reads, validates and diffs while it writes the
@@ -69,25 +86,22 @@ function sqliteWriter(target: { file: string; changeId: string }) {
   const job: DiffWriterJob = { ...target, counters: counters.buffer as SharedArrayBuffer };
   const thread = startWorker(new URL('./diff-writer.js', import.meta.url), job);
   const send = (message: DiffWriterMessage) => thread.postMessage(message);
+  let failure: string | null = null;
   const ended = new Promise<void>((resolve, reject) => {
-    thread.on('message', (reply: DiffWriterReply) =>
-      reply.type === 'ended' ? resolve() : reject(new Error(`writing the difference: ${reply.message}`)),
-    );
+    thread.on('message', (reply: DiffWriterReply) => {
+      if (reply.type === 'ended') return resolve();
+      failure = `writing the difference: ${reply.message}`;
+      reject(new Error(failure));
+    });
     thread.once('error', reject);
     thread.once('exit', (code) => reject(new Error(`the difference's writer stopped (exit code ${code})`)));
   });
   ended.catch(() => {}); // told at end(); a failure meanwhile also stops write() below
-  const failed = () => Atomics.load(counters, 1) === 1;
+  // The writer's reply, when this thread has had a turn to read it; the shared flag as soon as it is set.
+  const stopped = () => failure ?? (Atomics.load(counters, 1) === 1 ? 'writing the difference failed' : null);
   return {
     write(entries: DiffEntry[]) {
-      const since = Date.now();
-      for (let now = Atomics.load(counters, 0); now >= BATCHES_AHEAD && !failed(); now = Atomics.load(counters, 0)) {
-        // A writer that stopped without saying so (its thread gone) would hold this thread here for good.
-        if (Date.now() - since > WRITER_SILENT_MS) throw new Error("the difference's writer stopped answering");
-        Atomics.wait(counters, 0, now, 1000);
-      }
-      if (failed()) throw new Error('writing the difference failed');
-      Atomics.add(counters, 0, 1);
+      takeRoom(counters, BATCHES_AHEAD, stopped);
       send({ type: 'entries', entries });
     },
     progress: (progress: StagingProgress) => send({ type: 'progress', progress: JSON.stringify(progress) }),
@@ -113,9 +127,7 @@ try {
       ? (entries) => writer.write(entries)
       : wanted
         ? (entries) => {
-            for (let now = Atomics.load(inFlight, 0); now >= job.batchesAhead; now = Atomics.load(inFlight, 0))
-              Atomics.wait(inFlight, 0, now, 1000);
-            Atomics.add(inFlight, 0, 1);
+            takeRoom(inFlight, job.batchesAhead);
             post({ type: 'entries', rows: entries.map(diffRowOf) });
           }
         : undefined,
