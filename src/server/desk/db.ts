@@ -4,8 +4,8 @@ import { numberedParameters, StoreUnavailableError, type LookupStore } from '../
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 import { isUnavailable, PgStore } from '../store/postgres/pg-store';
 
-// The desk's tables are plain SQL both engines read alike (migrations sqlite/007-ops-desk.sql and
-// postgres/migrations/005-ops-desk.sql): the desk writes its statements once with `?` placeholders and this
+// The desk's tables are plain SQL both engines read alike (each engine's migrations/001-schema.sql and
+// the same): the desk writes its statements once with `?` placeholders and this
 // small driver runs them on the store's own connection (SQLite) or pool (PostgreSQL).
 
 export type Row = Record<string, unknown>;

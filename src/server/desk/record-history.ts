@@ -2,7 +2,7 @@ import type { ChangeKind } from '../../contract/ops-changes';
 import type { RecordFields, RecordHistoryEntry } from '../../contract/ops-records';
 import type { DeskDb } from './db';
 
-// Each published record's whole life (migrations sqlite/014, postgres/012): when a version is recorded, every
+// Each published record's whole life: when a version is recorded, every
 // entry of its change's difference (desk_diff) is indexed by the record's kind and natural key, in the same
 // transaction. A record's history then reads those rows with the entry's fields before and after (desk_diff)
 // and the change's maker, checker, comment, file name and SHA-256 (desk_changes): both are kept when the

@@ -3,7 +3,7 @@ import type { ChangeKind } from '../../contract/ops-changes';
 import type { Report, ReportReason, ReportsPage, ReportsQuery } from '../../contract/reports';
 import type { DeskDb, Row } from './db';
 
-// Tellers' reports of a problem with a served record (migrations sqlite/019, postgres/017): written by
+// Tellers' reports of a problem with a served record: written by
 // POST /v1/reports, queued for the desk by GET /v1/ops/reports, closed by POST /v1/ops/reports/{id}/close. The
 // note is kept as the text typed; nothing here reads it as anything else.
 

@@ -3,11 +3,10 @@ import { deskDbOf, type DeskDb, type Row } from '../desk/db';
 import type { LookupStore } from './store';
 
 // The operations desk's accounts and browser sessions, kept in the lookup store's database (SQLite file or
-// PostgreSQL: several instances on one PostgreSQL share accounts and sessions; migrations sqlite/008 + 012,
-// postgres/006 + 010). One repository with one SQL text for both engines, over the desk's driver (desk/db.ts:
-// the store's own connection or pool, whose busy and statement timeouts bound every call; a PostgreSQL that
-// cannot answer is StoreUnavailableError, a 503 with Retry-After). The ops-auth plugin and `npm run ops-user`
-// use it. Times are epoch milliseconds.
+// PostgreSQL: several instances on one PostgreSQL share accounts and sessions). One repository with one SQL
+// text for both engines, over the desk's driver (desk/db.ts: the store's own connection or pool, whose busy and
+// statement timeouts bound every call; a PostgreSQL that cannot answer is StoreUnavailableError, a 503 with
+// Retry-After). The ops-auth plugin and `npm run ops-user` use it. Times are epoch milliseconds.
 
 export interface OpsAccountRecord {
   name: string;

@@ -1,13 +1,9 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type pg from 'pg';
-import { REPO_ROOT } from '../../paths';
+import { SQUASHED, migrationsOf, olderThanSquashed } from '../migrations';
 
-// The PostgreSQL store's schema: numbered migration files (NNN-name.sql) in migrations/, applied once each, and
-// the bound of the statements that may run far longer than a lookup (migrations, loads, whole reads).
+// The PostgreSQL store's migrations (../migrations.ts), and the bound of the statements that may run far longer
+// than a lookup (migrations, loads, whole reads).
 
-// Read from the source tree also when compiled: SQL is not bundled (paths.ts).
-const MIGRATIONS_DIR = join(REPO_ROOT, 'src', 'server', 'store', 'postgres', 'migrations');
 // Any fixed number: serialises migrations when several instances (or `npm run migrate`) start at once.
 const MIGRATION_LOCK = 4_040_404;
 
@@ -18,7 +14,7 @@ export const maintenance = (client: pg.PoolClient, text: string, values?: unknow
   // query_timeout per query is read by pg's Client but missing from its QueryConfig type.
   client.query({ text, values, query_timeout: MAINTENANCE_TIMEOUT_MS } as pg.QueryConfig);
 
-/** Applies the numbered migrations (NNN-name.sql) the database has not seen, tracked in schema_migrations. */
+/** Applies the migrations the database has not seen; the names of those applied. */
 export async function migrate(pool: pg.Pool): Promise<string[]> {
   const client = await pool.connect();
   try {
@@ -27,26 +23,41 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
     );
-    const done = new Set(
-      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
-    );
-    const files = readdirSync(MIGRATIONS_DIR)
-      .filter((f) => /^\d{3}-.+\.sql$/.test(f))
-      .sort();
-    const applied: string[] = [];
-    for (const file of files) {
-      const version = Number(file.slice(0, 3));
-      if (done.has(version)) continue;
+    const seen = (await client.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations'))
+      .rows;
+    const done = new Set(seen.map((r) => r.version));
+    // The tree before 001-schema.sql, named by its first file.
+    if (seen.some((r) => r.name === '001-initial.sql')) {
+      const last = seen.reduce((a, b) => (a.version > b.version ? a : b));
+      if (last.name !== SQUASHED.postgresLast) throw olderThanSquashed(last.name);
       await client.query('BEGIN');
       try {
-        await maintenance(client, readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
-        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, file]);
+        await client.query('DELETE FROM schema_migrations');
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES (1, $1)', [SQUASHED.baseline]);
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
         throw error;
       }
-      applied.push(file);
+      done.clear();
+      done.add(1);
+    }
+    const applied: string[] = [];
+    for (const migration of migrationsOf('postgres')) {
+      if (done.has(migration.version)) continue;
+      await client.query('BEGIN');
+      try {
+        await maintenance(client, migration.sql());
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+          migration.version,
+          migration.name,
+        ]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+      applied.push(migration.name);
     }
     return applied;
   } finally {

@@ -20,7 +20,7 @@ import { maintenance, migrate } from './migrate';
 // The PostgreSQL store: the same questions as the SQLite store (sqlite/sqlite-store.ts) answered row for row
 // alike (the searches are answered by the in-memory index, src/server/search, from either store's rows). Schema and the
 // reasons it differs from SQLite's:
-// migrations/001-initial.sql.
+// migrations/001-schema.sql.
 
 export interface PgStoreOptions {
   connectionString: string;

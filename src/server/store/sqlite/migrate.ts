@@ -1,28 +1,40 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { REPO_ROOT } from '../../paths';
+import { SQUASHED, migrationsOf, olderThanSquashed, type Migration } from '../migrations';
 
-// The SQLite store's schema: numbered migration files (NNN-name.sql) beside this file, applied once each.
-
-// Read from the source tree also when compiled: SQL is not bundled (paths.ts).
-const MIGRATIONS_DIR = join(REPO_ROOT, 'src', 'server', 'store', 'sqlite');
-
-/** Applies the numbered migrations (NNN-name.sql) this database has not seen, tracked in user_version. */
-export function migrate(db: Database.Database): number {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  const files = readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d{3}-.+\.sql$/.test(f))
-    .sort();
-  let applied = 0;
-  for (const file of files) {
-    const version = Number(file.slice(0, 3));
-    if (version <= current) continue;
-    db.transaction(() => {
-      db.exec(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
-      db.pragma(`user_version = ${version}`);
-    })();
-    applied++;
+/** What this database has not seen: whether it is one the tree before 001-schema.sql finished, and the rest. */
+function pending(db: Database.Database): { adopt: boolean; migrations: Migration[] } {
+  const tracked = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).get();
+  const done = new Set(tracked ? (db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]) : []);
+  // That tree counted its steps in user_version.
+  const squashed = db.pragma('user_version', { simple: true }) as number;
+  const adopt = done.size === 0 && squashed !== 0;
+  if (adopt) {
+    if (squashed !== SQUASHED.sqliteUserVersion) throw olderThanSquashed(squashed);
+    done.add(1);
   }
-  return applied;
+  return { adopt, migrations: migrationsOf('sqlite').filter((m) => !done.has(m.version)) };
+}
+
+/**
+ * Applies the migrations (../migrations.ts) this database has not seen, in one transaction that holds the write
+ * lock from its start (two processes opening one file migrate it once); the names of those applied. An
+ * up-to-date database is only read.
+ */
+export function migrate(db: Database.Database): string[] {
+  const first = pending(db);
+  if (!first.adopt && first.migrations.length === 0) return [];
+  const run = db.transaction(() => {
+    const { adopt, migrations } = pending(db);
+    db.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT',
+    );
+    const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+    if (adopt) record.run(1, SQUASHED.baseline, new Date().toISOString());
+    for (const migration of migrations) {
+      db.exec(migration.sql());
+      record.run(migration.version, migration.name, new Date().toISOString());
+    }
+    return migrations.map((m) => m.name);
+  });
+  return run.immediate();
 }

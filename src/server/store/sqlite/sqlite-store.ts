@@ -28,13 +28,13 @@ export class SqliteStore implements LookupStore {
   /** Opens (creating when absent) the database file and brings its schema up to date. */
   static open(file: string, options: { readonly?: boolean } = {}): SqliteStore {
     const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    db.pragma('busy_timeout = 5000');
     if (!options.readonly) {
       // WAL: readers keep reading the last committed data set while an import writes the next one.
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       migrate(db);
     }
-    db.pragma('busy_timeout = 5000');
     // No memory map and SQLite's default page cache: the searches are answered from the in-memory index, and
     // this connection reads only the small tables (and, in the index builder's own connection, each row once).
     return new SqliteStore(db);

@@ -100,10 +100,10 @@ describe.skipIf(!engines.includes('postgres'))('PostgreSQL and SQLite stores giv
   let sqlite: TestApp;
   let postgres: TestApp;
   beforeAll(async () => {
-    [sqlite, postgres] = await Promise.all([
-      createTestApp({ engine: 'sqlite' }),
-      createTestApp({ engine: 'postgres' }),
-    ]);
+    // One after the other: the SQLite app builds its index inline, holding the event loop for seconds, which
+    // would time out the PostgreSQL app's connection attempts made meanwhile.
+    sqlite = await createTestApp({ engine: 'sqlite' });
+    postgres = await createTestApp({ engine: 'postgres' });
   });
   afterAll(async () => {
     await Promise.all([sqlite?.close(), postgres?.close()]);
