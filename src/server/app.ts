@@ -2,14 +2,20 @@ import type { ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { UUID_SHAPED_PATTERN } from '../contract';
 import { buildOpenApiDocument } from './openapi';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody, sendProblem } from './problems';
-import securityHeaders, { DOCUMENT_ONLY_HEADERS } from './plugins/external/helmet';
+import securityHeaders, { API_HEADERS_CONFIG, DOCUMENT_ONLY_HEADERS } from './plugins/external/helmet';
 import crossOrigin from './plugins/external/cors';
 import compression from './plugins/external/compress';
 import access, { type AccessOptions } from './plugins/app/access';
@@ -40,7 +46,6 @@ import { opsV1Routes } from './routes/v1/ops';
 import fastifyMultipart from '@fastify/multipart';
 import { tmpdir } from 'node:os';
 import { DeskEngine, type DeskOptions } from './desk/engine';
-import { lazyChildLoggerFactory } from './plugins/lazy-logger';
 import type { ChangeDesk } from './desk/desk';
 import { reportRoutes, type ReportLimit } from './routes/v1/reports';
 
@@ -180,9 +185,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && UUID_SHAPED_PATTERN.test(given) ? given : randomUUID();
     },
   });
-
-  // request.log is made on its first line (plugins/lazy-logger.ts), not for every request.
-  if (options.logger) app.setChildLoggerFactory(lazyChildLoggerFactory);
 
   // Every static route's methods, so a known path asked with another method gets 405 and Allow, not 404.
   const routeMethods = new Map<string, Set<string>>();
@@ -343,7 +345,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const portalDir = options.portalDir;
   const portalBuilt = portalDir !== undefined && existsSync(join(portalDir, 'index.html'));
-  app.setNotFoundHandler((request, reply) => {
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0];
     const allowed = routeMethods.get(path);
     if (allowed) {
@@ -372,7 +374,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           request.correlationId,
         ),
       );
-  });
+  };
+  app.setNotFoundHandler(notFound);
+  // The same under /v1, with the API's security headers.
+  await app.register(async (api) => api.setNotFoundHandler(API_HEADERS_CONFIG, notFound), { prefix: '/v1' });
 
   // The counters of every rate limit when there is no Redis: the process's table, shared by its serving threads
   // (main.ts); else a table of this app's own.
