@@ -13,9 +13,10 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { UUID_SHAPED_PATTERN } from '../contract';
+import { DEFAULTS } from './config';
 import { buildOpenApiDocument } from './openapi';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody, sendProblem } from './problems';
-import securityHeaders, { API_HEADERS_CONFIG, DOCUMENT_ONLY_HEADERS } from './plugins/external/helmet';
+import securityHeaders, { DOCUMENT_ONLY_HEADERS } from './plugins/external/helmet';
 import crossOrigin from './plugins/external/cors';
 import compression from './plugins/external/compress';
 import access, { type AccessOptions } from './plugins/app/access';
@@ -115,12 +116,16 @@ export interface AppOptions {
   reportLimit?: Partial<ReportLimit>;
 }
 
-/** The ops session and sign-in defaults (README, "Configuration"). */
-export const OPS_DEFAULTS = {
-  idleMs: 30 * 60_000,
-  absoluteMs: 12 * 3_600_000,
-  signInLimit: { perAccountMax: 10, perAddressMax: 50, windowMs: 15 * 60_000 },
-} as const;
+/** The ops session and sign-in defaults (config.ts). */
+const OPS_DEFAULTS = {
+  idleMs: DEFAULTS.OPS_SESSION_IDLE_MINUTES * 60_000,
+  absoluteMs: DEFAULTS.OPS_SESSION_ABSOLUTE_HOURS * 3_600_000,
+  signInLimit: {
+    perAccountMax: DEFAULTS.OPS_SIGN_IN_MAX_PER_ACCOUNT,
+    perAddressMax: DEFAULTS.OPS_SIGN_IN_MAX_PER_ADDRESS,
+    windowMs: DEFAULTS.OPS_SIGN_IN_WINDOW_MINUTES * 60_000,
+  },
+};
 
 /** A path the portal's router may own: not the API, not an asset folder, no file extension in its last segment. */
 const isPortalRoute = (path: string) =>
@@ -249,8 +254,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.desk?.uploads) desk.startRecovery();
   app.decorate('opsUploads', {
     dir: options.uploads?.dir ?? join(tmpdir(), 'rpl-uploads'),
-    maxBytes: options.uploads?.maxBytes ?? 512 * 1024 * 1024,
-    maxUnpackedBytes: options.uploads?.maxUnpackedBytes ?? 256 * 1024 * 1024,
+    maxBytes: options.uploads?.maxBytes ?? DEFAULTS.OPS_UPLOAD_MAX_BYTES,
+    maxUnpackedBytes: options.uploads?.maxUnpackedBytes ?? DEFAULTS.OPS_XLSX_MAX_UNPACKED_BYTES,
   });
   app.addHook('onClose', () => search.close());
   if (options.searchIndexBuild === 'inline') await search.rebuild();
@@ -376,8 +381,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       );
   };
   app.setNotFoundHandler(notFound);
-  // The same under /v1, with the API's security headers.
-  await app.register(async (api) => api.setNotFoundHandler(API_HEADERS_CONFIG, notFound), { prefix: '/v1' });
 
   // The counters of every rate limit when there is no Redis: the process's table, shared by its serving threads
   // (main.ts); else a table of this app's own.

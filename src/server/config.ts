@@ -139,6 +139,9 @@ const environment = z.object({
 });
 export type Config = z.infer<typeof environment>;
 
+/** Every variable's default (the configuration of an empty environment): the one place a default is written. */
+export const DEFAULTS: Config = environment.parse({});
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = environment.safeParse(env);
   if (!parsed.success) {

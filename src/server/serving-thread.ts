@@ -1,7 +1,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { FastifyListenOptions } from 'fastify';
 import { loadConfig } from './config';
-import { startApp } from './main';
+import { startApp } from './start-app';
 import { RateLimitCounters } from './rate-limit-counters';
 import type { HandedIndex, IndexFeed } from './search/search-service';
 import type { FromServingThread, ServingThreadData, ToServingThread } from './serving-threads';

@@ -195,7 +195,7 @@ describe('browser side, limits, health and metrics (real HTTP)', () => {
       await fetch(`${base}/v1/agents`),
       await fetch(`${base}/v1/no-such-operation`),
     ]) {
-      expect(response.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('strict-transport-security')).toMatch(/max-age=/);
       expect(response.headers.get('referrer-policy')).toBe('no-referrer');

@@ -31,7 +31,8 @@ import type { StagedChange } from './prepare';
 import type { StoredScope } from './scope';
 import { untouchedCountries } from './kept-sources';
 import { PUBLISH_IN_WORKER_FROM_GZ_BYTES, publishChange } from './publish';
-import { DEFAULT_LEASE_MS, Leases, crashPoint } from './recovery';
+import { Leases, crashPoint } from './recovery';
+import { DEFAULTS } from '../config';
 import { recordPublish } from './record-publish';
 import { AuditRepository, SYSTEM } from './repositories/audit';
 import { ChangesRepository } from './repositories/changes';
@@ -89,8 +90,13 @@ export class DeskEngine implements ChangeDesk {
     private readonly options: DeskOptions = {},
   ) {
     const db = deskDbOf(store);
-    const ttlMs = (options.changeTtlHours ?? 168) * 3_600_000;
-    const leases = new Leases(db, options.leaseMs ?? DEFAULT_LEASE_MS, options.leaseOwner, options.log);
+    const ttlMs = (options.changeTtlHours ?? DEFAULTS.DESK_CHANGE_TTL_HOURS) * 3_600_000;
+    const leases = new Leases(
+      db,
+      options.leaseMs ?? DEFAULTS.DESK_LEASE_SECONDS * 1000,
+      options.leaseOwner,
+      options.log,
+    );
     this.leases = leases;
     this.changes = new ChangesRepository(db, leases, ttlMs);
     this.ctx = {
@@ -100,7 +106,7 @@ export class DeskEngine implements ChangeDesk {
       leases,
       changes: this.changes,
       findings: new FindingsRepository(db),
-      versions: new VersionsRepository(db, options.versionsKept ?? 10),
+      versions: new VersionsRepository(db, options.versionsKept ?? DEFAULTS.DESK_VERSIONS_KEPT),
       audit: new AuditRepository(db),
     };
   }

@@ -27,9 +27,6 @@ import type { DeskDb } from './db';
 // thread busy on SQLite's write lock may miss a renewal under load; no other thread of its process takes its work
 // for that. A change held by a process that stopped has another owner than any live one.
 
-/** DESK_LEASE_SECONDS's default. */
-export const DEFAULT_LEASE_MS = 30_000;
-
 export const INTERRUPTED_STAGING =
   'staging was interrupted (the server stopped before it finished); discard this change and upload the file again';
 

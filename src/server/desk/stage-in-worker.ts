@@ -3,6 +3,7 @@ import type { DataSet } from '../domain/data-set';
 import type { FileSource } from '../importer/layouts';
 import type { LookupStore, StoreSource } from '../store/store';
 import { startWorker } from '../worker-thread';
+import { DEFAULTS } from '../config';
 import { diffRowOf, type DiffRow } from './diff';
 import { stageChange, type StageOptions, type StagedChange } from './prepare';
 
@@ -74,8 +75,6 @@ export interface StageInput {
   writeToSqlite?: { file: string; changeId: string };
 }
 
-export const DEFAULT_STAGE_HEAP_MB = 768;
-
 const isStore = (served: ServedInput): served is LookupStore => 'readDataSet' in served;
 
 export async function stage(input: StageInput): Promise<StagedAgainst> {
@@ -94,7 +93,7 @@ export async function stage(input: StageInput): Promise<StagedAgainst> {
   const { onProgress, ...options } = input.options;
   const inFlight = new SharedArrayBuffer(4);
   const counter = new Int32Array(inFlight);
-  const heapMb = input.heapMb ?? DEFAULT_STAGE_HEAP_MB;
+  const heapMb = input.heapMb ?? DEFAULTS.OPS_STAGE_HEAP_MB;
   const job: StageJob = {
     kind: input.kind,
     source: input.source,
