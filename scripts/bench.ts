@@ -74,7 +74,7 @@ if (values.help) {
   process.exit(0);
 }
 
-// The targets of issue #26 (1M branches, 500k agents, 32 connections; ratios to the ceiling of the same run).
+// The targets (docs/benchmarks/README.md; 1M branches, 500k agents, 32 connections; ratios to the ceiling of the same run).
 const TARGET = {
   searchRatio: 0.25,
   searchP99: 15,
@@ -89,7 +89,7 @@ const TARGET = {
   generator: 15_000,
   /** Peak resident memory of everything that serves, from start to ready and while serving (MB, 10^6 bytes). */
   rssMB: 800,
-  /** Start to ready, by store (half of what issue #26 measured on this machine). */
+  /** Start to ready, by store (docs/benchmarks/README.md). */
   readyMs: { sqlite: 11_000, postgres: 9_000 } as Record<string, number>,
 };
 const COLD_SECONDS = 10;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The data-quality report of the published data (issue #24): each check with its count, its first findings and
+// The data-quality report of the published data: each check with its count, its first findings and
 // a CSV of all of them. The server computes it (server/desk/quality.ts) over the served data set; the desk's
 // route and the portal's quality screen read these schemas. Plain schemas: the portal bundles this file.
 

@@ -47,7 +47,7 @@ export function problemKind(type: string | undefined, status: number): ProblemKi
 /**
  * A failed request. `message` is the technical text (the API's detail, with the path in the console); what a
  * teller reads is `title` and `sentence`, in the interface language, with the correlation id to quote to
- * support (issue #25: never the API path).
+ * support (never the API path).
  */
 export class ApiError extends Error {
   readonly kind: ProblemKind;
@@ -160,7 +160,7 @@ async function getOnce<T>(
 
 /**
  * The ApiError of an answer that is not OK, for the teller's and the desk's calls alike. The path and the API's
- * own words are for whoever opens the console; the screen shows a sentence and the correlation id (issue #25).
+ * own words are for whoever opens the console; the screen shows a sentence and the correlation id.
  */
 export async function answeredError(method: string, path: string, response: Response, answeredId: string) {
   const type = response.headers.get('content-type') ?? '';
@@ -179,7 +179,7 @@ export function unreachable(method: string, path: string, correlationId: string,
   return new ApiError('The lookup service could not be reached.', 0, correlationId);
 }
 
-// ---- The operations desk (issue #24) -------------------------------------------------------------------------
+// ---- The operations desk --------------------------------------------------------------------------------
 // Ops calls are signed in by the session cookie (same origin; HttpOnly, so the portal never reads it) and never
 // carry a teller's correspondent id. Every state-changing call sends the session's CSRF token in x-csrf-token;
 // the token comes with the session (sign-in and the session answer), and the desk keeps it here, in memory.

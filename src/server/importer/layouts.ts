@@ -18,7 +18,7 @@ import { forEachCsvRow, type SheetRow } from './sheet';
 import { decodeImportText, INVALID, invalidUtf8Problem } from './utf8';
 import { readXlsxRows, XlsxRefused, type XlsxOptions } from './xlsx';
 
-// The operations desk's readers (issue #24): a file of any accepted format (CSV, JSON, XLSX) and layout (the
+// The operations desk's readers: a file of any accepted format (CSV, JSON, XLSX) and layout (the
 // import format, the public IFSC list of India, or any header through a column mapping the maker chooses) read
 // into the importer's records (FileRecord: text cells by import column), which the importer's validation then
 // checks as it checks any import file. Entry points:

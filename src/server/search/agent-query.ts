@@ -25,7 +25,7 @@ export class AgentQuery extends BranchQuery {
    * Head offices of the country offering the mode, by code: the agent list's order. Worked out once per country
    * and mode for this index (a part of the index, like its columns: the offices never change within a data
    * version). Made per request, the copies were garbage that V8 placed straight in the old generation (6.6 kB a
-   * search, kept until a full collection: issue #26's memory while serving).
+   * search, kept until a full collection: the memory while serving).
    */
   private officesOffering(country: string, deliveryMode: number): readonly (OfficeEntry & { index: number })[] {
     const key = `${country}\u0000${deliveryMode}`;

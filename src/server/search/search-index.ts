@@ -9,7 +9,7 @@ import { AgentQuery } from './agent-query';
 
 export class SearchIndex extends AgentQuery {
   /**
-   * Request paths that warm a new index before it serves (issue #26: the first seconds after /readyz, and after
+   * Request paths that warm a new index before it serves (the first seconds after /readyz, and after
    * a swap): searches made of words of rows spread evenly over the data set, with their own head office, so
    * the words are drawn by how often they occur — the terms tellers type most are the ones whose matches the
    * text indexes then remember — and every code path of a search (JIT) runs before the first real request.
@@ -61,7 +61,7 @@ export class SearchIndex extends AgentQuery {
   }
 
   // ---------------------------------------------------------------------------------------------------------
-  // Extensions beyond the spec (issue #15): the code lookup (codes.ts) and browsing with facets (browse.ts)
+  // Extensions beyond the spec: the code lookup (codes.ts) and browsing with facets (browse.ts)
   // read the same columns, so both stores answer them alike and from the same data version.
 
   /** What the extension lookups read: the columns, string tables and the row records of the searches. */

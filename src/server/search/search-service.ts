@@ -96,7 +96,7 @@ export class SearchService {
   /**
    * The index being warmed up, for the requests the warm-up makes (and only those). Not an AsyncLocalStorage:
    * on Node 20 one enables async hooks for the whole process once it has run, and every promise and socket
-   * of every request then paid for them (about 10 % of the event loop's time under load, issue #26).
+   * of every request then paid for them (a tenth of the event loop's time under load).
    */
   private warming: SearchIndex | null = null;
   /**

@@ -18,7 +18,7 @@ import { ProblemAlert } from '../../components/ui/problem-alert';
 import { ChooseSelection, Screen } from '../../components/ui/screen';
 import { useDetailParam, useReceivingSelection } from '../../lib/url-state';
 
-// The branch detail (issue #25) is its own chunk, fetched when a teller opens a branch (or follows a link to
+// The branch detail is its own chunk, fetched when a teller opens a branch (or follows a link to
 // one): it is not part of the first load (docs/compression-and-caching.md).
 const BranchDetailDrawer = lazy(() =>
   import('../../features/branches/components/branch-detail').then((m) => ({ default: m.BranchDetailDrawer })),
@@ -28,7 +28,7 @@ const ACCOUNT_TRANSFER_CODE = deliveryModeCodeOf(ACCOUNT_TRANSFER_TO_OTHER_BANK)
 
 /**
  * What the code box knows of a code the branch finder has no branch of (GET /v1/codes/{code}): a real IFSC not
- * in our list is said to be one, of which bank, with the head offices that pay into that bank (issue #25).
+ * in our list is said to be one, of which bank, with the head offices that pay into that bank.
  */
 function CodeTruth({
   code,
