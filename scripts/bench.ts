@@ -74,7 +74,8 @@ if (values.help) {
   process.exit(0);
 }
 
-// The targets (docs/benchmarks/README.md; 1M branches, 500k agents, 32 connections; ratios to the ceiling of the same run).
+// The targets (docs/benchmarks/README.md): 1M branches, 500k agents, 32 connections; ratios to the ceiling of
+// the same run.
 const TARGET = {
   searchRatio: 0.25,
   searchP99: 15,

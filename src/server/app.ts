@@ -13,7 +13,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { UUID_SHAPED_PATTERN } from '../contract';
-import { DEFAULTS } from './config';
+import { DEFAULTS, opsSignInOf } from './config';
 import { buildOpenApiDocument } from './openapi';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody, sendProblem } from './problems';
 import securityHeaders, { DOCUMENT_ONLY_HEADERS } from './plugins/external/helmet';
@@ -116,16 +116,7 @@ export interface AppOptions {
   reportLimit?: Partial<ReportLimit>;
 }
 
-/** The ops session and sign-in defaults (config.ts). */
-const OPS_DEFAULTS = {
-  idleMs: DEFAULTS.OPS_SESSION_IDLE_MINUTES * 60_000,
-  absoluteMs: DEFAULTS.OPS_SESSION_ABSOLUTE_HOURS * 3_600_000,
-  signInLimit: {
-    perAccountMax: DEFAULTS.OPS_SIGN_IN_MAX_PER_ACCOUNT,
-    perAddressMax: DEFAULTS.OPS_SIGN_IN_MAX_PER_ADDRESS,
-    windowMs: DEFAULTS.OPS_SIGN_IN_WINDOW_MINUTES * 60_000,
-  },
-};
+const OPS_DEFAULTS = opsSignInOf(DEFAULTS);
 
 /** A path the portal's router may own: not the API, not an asset folder, no file extension in its last segment. */
 const isPortalRoute = (path: string) =>

@@ -142,6 +142,17 @@ export type Config = z.infer<typeof environment>;
 /** Every variable's default (the configuration of an empty environment): the one place a default is written. */
 export const DEFAULTS: Config = environment.parse({});
 
+/** The operations desk's sessions and sign-in limits, as the ops-auth plugin takes them. */
+export const opsSignInOf = (config: Config) => ({
+  idleMs: config.OPS_SESSION_IDLE_MINUTES * 60_000,
+  absoluteMs: config.OPS_SESSION_ABSOLUTE_HOURS * 3_600_000,
+  signInLimit: {
+    perAccountMax: config.OPS_SIGN_IN_MAX_PER_ACCOUNT,
+    perAddressMax: config.OPS_SIGN_IN_MAX_PER_ADDRESS,
+    windowMs: config.OPS_SIGN_IN_WINDOW_MINUTES * 60_000,
+  },
+});
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = environment.safeParse(env);
   if (!parsed.success) {

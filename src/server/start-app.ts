@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { buildApp, type AppOptions } from './app';
-import type { Config } from './config';
+import { opsSignInOf, type Config } from './config';
 import { loadApiKeys, loadCorrespondents, loadOpsApiKeys } from './plugins/app/access';
 import { openStore } from './open-store';
 import { connectRedis } from './redis';
@@ -82,13 +82,7 @@ export async function startApp(
       uploads: { dir: uploadsDir, quietMs: config.REQUEST_TIMEOUT_MS },
     },
     ops: {
-      idleMs: config.OPS_SESSION_IDLE_MINUTES * 60_000,
-      absoluteMs: config.OPS_SESSION_ABSOLUTE_HOURS * 3_600_000,
-      signInLimit: {
-        perAccountMax: config.OPS_SIGN_IN_MAX_PER_ACCOUNT,
-        perAddressMax: config.OPS_SIGN_IN_MAX_PER_ADDRESS,
-        windowMs: config.OPS_SIGN_IN_WINDOW_MINUTES * 60_000,
-      },
+      ...opsSignInOf(config),
       apiKeys: config.API_KEYS_FILE ? loadOpsApiKeys(config.API_KEYS_FILE) : undefined,
     },
     limits: {
