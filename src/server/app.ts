@@ -2,13 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Fastify, {
-  LogController,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyServerOptions,
-} from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -341,7 +335,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const portalDir = options.portalDir;
   const portalBuilt = portalDir !== undefined && existsSync(join(portalDir, 'index.html'));
-  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
+  app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
     const allowed = routeMethods.get(path);
     if (allowed) {
@@ -370,8 +364,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           request.correlationId,
         ),
       );
-  };
-  app.setNotFoundHandler(notFound);
+  });
 
   // The counters of every rate limit when there is no Redis: the process's table, shared by its serving threads
   // (main.ts); else a table of this app's own.
