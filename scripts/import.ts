@@ -1,15 +1,11 @@
 import { userInfo } from 'node:os';
-import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MultiBar, type SingleBar } from 'cli-progress';
 import { loadConfig } from '../src/server/config';
 import { openStore } from '../src/server/open-store';
 import { IMPORT_KINDS, type ImportKind } from '../src/server/importer/kinds';
-import { importFile } from '../src/server/importer/importer';
-import { formatReport } from '../src/server/importer/report';
-import { DeskEngine } from '../src/server/desk/engine';
 import { formatDifference } from '../src/server/desk/format';
-import type { OpsActor } from '../src/server/desk/desk';
+import { formatReport, importFile } from '../src/server/desk/shell-import';
 import { yieldToLookups } from '../src/server/worker-thread';
 
 // npm run import -- <branches|partners|agents> <file> [--dry-run] [--skip-invalid] [--allow-removals] [--json]
@@ -46,8 +42,8 @@ async function main(): Promise<number> {
     databaseUrl: config.DATABASE_URL,
     log: (m) => console.error(m),
   });
-  // Bars (validating, writing: they run side by side on a large file) are for people watching a terminal;
-  // logs and pipes get the phase lines, a line at each quarter of each, and the summary.
+  // A bar of the rows validated is for people watching a terminal; logs and pipes get the phase lines, a line at
+  // each quarter of the rows, and the summary.
   const bars = process.stderr.isTTY
     ? new MultiBar({
         stream: process.stderr,
@@ -58,49 +54,15 @@ async function main(): Promise<number> {
   const barOf = new Map<string, SingleBar>();
   const quartersLogged = new Map<string, number>();
   const started = performance.now();
-  const desk = new DeskEngine(store);
-  const actor: OpsActor = { name: userInfo().username, roles: ['maker', 'checker'], via: 'shell' };
-  /** The entries of a difference not (yet) recorded as a version: dropped whatever happens next. */
-  let unrecorded: string | null = null;
   try {
-    // First the difference the file would make, as the desk shows it to a checker.
-    const { id, prepared, served, version } = await desk.prepareFromShell(kind as ImportKind, file, basename(file), {
-      skipInvalid: values['skip-invalid'],
-    });
-    unrecorded = id;
-    const difference = prepared.diff ? formatDifference(kind as ImportKind, prepared.diff.summary, version) : null;
-    if (difference && !values.json) console.log(difference);
-    // A file with bad rows applies nothing (but with --skip-invalid): the importer reports them; the guard speaks
-    // of a file that would be applied.
-    const applicable = prepared.rowsBad === 0 || values['skip-invalid'];
-    if (applicable && prepared.diff?.summary.guard.flagged && !values['dry-run'] && !values['allow-removals']) {
-      await desk.recordOpsEvent({
-        actor: actor.name,
-        via: actor.via,
-        action: 'import-refused',
-        target: prepared.fileName,
-        detail: {
-          kind,
-          sha256: prepared.sha256,
-          diff: prepared.diff.summary.counts,
-          guard: prepared.diff.summary.guard,
-        },
-      });
-      const message = `NOT applied: over the removal guard; the served data is unchanged. Check the file, then run again with --allow-removals to apply it.`;
-      console.log(
-        values.json
-          ? JSON.stringify({ applied: false, refused: message, difference: prepared.diff.summary }, null, 2)
-          : message,
-      );
-      return 1;
-    }
     const report = await importFile(store, kind as ImportKind, file, {
-      expectedVersion: version,
       dryRun: values['dry-run'],
       skipInvalid: values['skip-invalid'],
+      allowRemovals: values['allow-removals'],
       onProgress: ({ phase, done, total }) => {
+        if (phase !== 'validating' || total === 0) return;
         if (!bars) {
-          // Logs get a line at each quarter of the rows validated and of the rows written.
+          // Logs get a line at each quarter of the rows validated.
           const quarter = Math.floor((4 * done) / total);
           if (done < total && quarter > (quartersLogged.get(phase) ?? 0)) {
             quartersLogged.set(phase, quarter);
@@ -116,23 +78,25 @@ async function main(): Promise<number> {
       onPhase: (message) => (bars ? bars.log(`${message}\n`) : console.error(message)),
     });
     bars?.stop();
-    // Applied: a version the desk can roll back to, and the audit row with the shell user's name.
-    const versionId = report.applied
-      ? await desk.recordShellImport(actor, id, prepared, kind as ImportKind, served, version)
+    // The difference the file makes, as the desk shows it to a checker; then the outcome.
+    const difference = report.difference
+      ? formatDifference(kind as ImportKind, report.difference, report.baseVersion)
       : null;
-    if (versionId !== null) unrecorded = null;
-    console.log(
-      values.json
-        ? JSON.stringify({ ...report, difference: prepared.diff?.summary ?? null, version: versionId }, null, 2)
-        : formatReport(report) +
-            (versionId === null
-              ? ''
-              : `\nrecorded as version ${versionId} by ${actor.name} (roll back from the operations desk)`),
-    );
-    return report.problems.length > 0 ? 1 : 0;
+    if (values.json) console.log(JSON.stringify(report, null, 2));
+    else {
+      if (difference) console.log(difference);
+      console.log(
+        report.overGuard
+          ? 'NOT applied: over the removal guard; the served data is unchanged. Check the file, then run again with --allow-removals to apply it.'
+          : formatReport(report) +
+              (report.version === null
+                ? ''
+                : `\nrecorded as version ${report.version} by ${userInfo().username} (roll back from the operations desk)`),
+      );
+    }
+    return report.problems.length > 0 || report.overGuard ? 1 : 0;
   } finally {
-    if (unrecorded) await desk.forgetShellImport(unrecorded);
-    await desk.close();
+    bars?.stop();
     await store.close();
   }
 }

@@ -22,6 +22,42 @@ export function startWorker(
   return new Worker(bootstrap, { ...options, workerData, argv: [source.href] });
 }
 
+/** How a worker's messages settle its run (runWorker). */
+export interface WorkerOutcome<T> {
+  resolve(value: T | Promise<T>): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Runs a worker (startWorker) until `onMessage` settles its run; an error it throws (mapped by `onError`) or its
+ * exit before that rejects, naming `what`. The worker is terminated once the run is settled.
+ */
+export function runWorker<T, M>(
+  module: URL,
+  workerData: unknown,
+  what: string,
+  onMessage: (message: M, outcome: WorkerOutcome<T>) => void,
+  options: { resourceLimits?: Worker['resourceLimits']; onError?: (error: Error & { code?: string }) => Error } = {},
+): Promise<T> {
+  const worker = startWorker(module, workerData, options);
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      outcome();
+      void worker.terminate();
+    };
+    const outcome: WorkerOutcome<T> = {
+      resolve: (value) => settle(() => resolve(value)),
+      reject: (error) => settle(() => reject(error)),
+    };
+    worker.on('message', (message: M) => onMessage(message, outcome));
+    worker.on('error', (error) => outcome.reject(options.onError?.(error) ?? error));
+    worker.on('exit', (code) => outcome.reject(new Error(`the ${what} worker stopped (exit code ${code})`)));
+  });
+}
+
 /**
  * Called inside a worker thread that does background work (staging a change, validating, building the search
  * index), and by the import command (scripts/import.ts) for its whole process: lowers its CPU priority (nice

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importFile } from '../server/importer/importer';
+import { importFile } from '../server/desk/shell-import';
 import type { ImportKind } from '../server/importer/kinds';
 import { createTestApp, openTestStore, type TestApp, type TestEngine } from './test-app';
 
@@ -21,7 +21,7 @@ export async function appFromImports(
   for (const file of files) {
     const path = join(dir, file.name);
     writeFileSync(path, file.text);
-    const report = await importFile(store, file.kind, path);
+    const report = await importFile(store, file.kind, path, { allowRemovals: true });
     if (!report.applied)
       throw new Error(
         `${file.name} was not applied: ${report.notApplied}; ${JSON.stringify(report.problems.slice(0, 5))}`,

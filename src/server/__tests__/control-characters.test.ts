@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problem } from '../../contract';
-import { importFile } from '../importer/importer';
+import { importFile } from '../desk/shell-import';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 // One rule for control characters (issue 12, item 6): C0 (TAB and LF included), DEL and C1 (U+0080–U+009F) are
@@ -65,7 +65,7 @@ describe('import files', () => {
       line: 2,
       column: 'branch_name',
       reason: 'must not contain control characters',
-      rule: 'branch_name.format',
+      rule: 'branch_name: must not contain control characters',
       value: `AGRA${control}BAD`,
     });
     expect(await t.store.dataVersion()).toBe(before);

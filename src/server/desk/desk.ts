@@ -73,6 +73,10 @@ export interface StageOptions {
   maxUnpackedBytes?: number;
   /** The change's scope (StageInput.scope). */
   scope?: StoredScope | null;
+  /** The import command's --skip-invalid: the difference of the good rows, which its publish applies. */
+  skipInvalid?: boolean;
+  /** The import command's: a file identical to what is served is staged (its publish names the file as the source). */
+  keepIdentical?: boolean;
 }
 
 export interface StartedStaging {

@@ -22,12 +22,10 @@ import type {
   VersionSummary,
   VersionsQuery,
 } from '../../contract/ops-changes';
-import type { DataSet } from '../domain/data-set';
 import type { LookupStore } from '../store/store';
 import type { DeskContext, DeskOptions } from './context';
 import { deskDbOf, type Row } from './db';
 import { describeGuard, removalGuard } from './diff';
-import type { StagedChange } from './prepare';
 import type { StoredScope } from './scope';
 import { untouchedCountries } from './kept-sources';
 import { PUBLISH_IN_WORKER_FROM_GZ_BYTES, publishChange } from './publish';
@@ -39,7 +37,6 @@ import { ChangesRepository } from './repositories/changes';
 import { FindingsRepository } from './repositories/findings';
 import { json, now, type Approval } from './repositories/rows';
 import { VersionsRepository } from './repositories/versions';
-import { prepareFromShell, recordShellImport } from './shell-import';
 import { prepareAndSave, stageAndSave } from './staging';
 import { recoverStopped } from './take-over';
 import {
@@ -253,11 +250,13 @@ export class DeskEngine implements ChangeDesk {
     actor: OpsActor,
     row: Row,
     body: { confirmRemovals?: boolean },
-    decision: { comment: string },
+    decision: { comment: string; skipInvalid?: boolean },
   ): Promise<ChangeSummary> {
     const id = String(row.id);
     if (row.status !== 'staged') throw new WrongStateError(`the change is ${String(row.status)}, not staged`);
     const summary = this.changes.summary(row, String(row.base_version));
+    // The import command's --skip-invalid publishes the difference of the good rows, bad rows reported.
+    if (decision.skipInvalid && summary.diff && summary.rows.valid > 0) summary.approvable = true;
     if (!summary.approvable)
       throw new WrongStateError('the change has validation problems (or no difference): it cannot be published');
     const served = json<Record<string, number>>(row.served_rows);
@@ -284,7 +283,16 @@ export class DeskEngine implements ChangeDesk {
       const scope = json<StoredScope>(row.scope);
       const { kind, fileName, sha256, countries } = summary;
       const untouched = summary.rollbackOf === null ? [] : untouchedCountries(countries, summary.diff);
-      const job = { kind, gz, fileName, sha256, untouched, expectedVersion: version, scope };
+      const job = {
+        kind,
+        gz,
+        fileName,
+        sha256,
+        untouched,
+        expectedVersion: version,
+        scope,
+        skipInvalid: decision.skipInvalid,
+      };
       const outcome = await publishChange(
         this.store,
         { ...job, changeId: id, owner: this.leases.owner, leaseMs: this.leases.ms },
@@ -498,32 +506,17 @@ export class DeskEngine implements ChangeDesk {
   // The import command (shell-import.ts)
 
   /**
-   * The import command's path: the file staged like any change (by the shell user), its difference shown, then
-   * published by the same user — an operator with shell access is both maker and checker, and audited as such.
-   * Over the removal guard it is refused unless `allowRemovals`. `dryRun` diffs and keeps nothing.
+   * The import command's publish of a change it staged: the operator with shell access is its maker and its
+   * checker, audited as such (no four eyes); with `skipInvalid` the good rows are published, the bad left out.
    */
-  async prepareFromShell(kind: ChangeKind, path: string, fileName: string, options: { skipInvalid?: boolean } = {}) {
-    return prepareFromShell(this.ctx, kind, path, fileName, options);
+  async publishFromShell(actor: OpsActor, id: string, options: { confirmRemovals: boolean; skipInvalid?: boolean }) {
+    const row = await this.changes.row(id);
+    return this.publish(actor, row, options, { comment: '', skipInvalid: options.skipInvalid });
   }
 
-  /** The import command applied nothing (a dry run, refused, failed): its difference's entries go. */
-  async forgetShellImport(id: string): Promise<void> {
-    await this.ctx.findings.dropDiff(id);
-  }
-
-  /**
-   * Records what the import command published (it wrote through the importer, importFile): a published change,
-   * a version with its snapshot (rollback-able from the desk) and the audit row.
-   */
-  async recordShellImport(
-    actor: OpsActor,
-    id: string,
-    prepared: StagedChange,
-    kind: ChangeKind,
-    served: DataSet,
-    baseVersion: string,
-  ): Promise<number> {
-    return recordShellImport(this.ctx, actor, id, prepared, kind, served, baseVersion);
+  /** A change the import command staged and does not publish (a dry run, refused): it leaves nothing behind. */
+  async forget(id: string): Promise<void> {
+    await this.changes.forget(id);
   }
 
   // ---------------------------------------------------------------------------------------------------------

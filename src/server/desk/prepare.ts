@@ -12,10 +12,9 @@ import {
   readFileRecords,
   type FileSource,
 } from '../importer/layouts';
-import { PARALLEL_FROM_ROWS, validateInWorker } from '../importer/importer';
 import { KIND_DEFINITIONS, type GoodRow, type ImportKindDefinition } from '../importer/kinds';
 import type { FileProblem, FileRecord } from '../importer/read-file';
-import { goodRows, rowChecker, validateRecords } from '../importer/validate';
+import { goodRows, PARALLEL_FROM_ROWS, rowChecker, validateInWorker, validateRecords } from '../importer/validate';
 import { DiffBuilder, type Difference } from './diff';
 import { ScopedFile, scopeText, servedLookup, type StoredScope } from './scope';
 import { StagedQuality } from './staged-quality';
@@ -57,6 +56,8 @@ export interface StagedChange {
 export interface StageOptions {
   /** Publish the good rows and report the bad ones, instead of refusing the file (the import command). */
   skipInvalid?: boolean;
+  /** Stage a file identical to what is served rather than fail it (the import command). */
+  keepIdentical?: boolean;
   /** `keptOnTheChange`: a staging worker wrote it onto the change's row itself (a SQLite store). */
   onProgress?: (progress: StagingProgress, keptOnTheChange?: boolean) => void;
   reading?: FileReading;
@@ -253,9 +254,17 @@ export async function buildChange(
   bytes: Uint8Array,
   fileName: string,
   served: DataSet,
-  scope: StoredScope | null = null,
-  /** The SHA-256 of the file as uploaded (tellers are told it; `bytes` may be its import-format copy). */
-  uploadedSha256?: string,
+  {
+    scope = null,
+    uploadedSha256,
+    skipInvalid = false,
+  }: {
+    scope?: StoredScope | null;
+    /** The SHA-256 of the file as uploaded (tellers are told it; `bytes` may be its import-format copy). */
+    uploadedSha256?: string;
+    /** Leave the bad rows out (the import command's --skip-invalid) rather than refuse the file. */
+    skipInvalid?: boolean;
+  } = {},
 ): Promise<DataSet | null> {
   const definition = KIND_DEFINITIONS[kind] as ImportKindDefinition<unknown>;
   const scoped = new ScopedFile(kind, scope, served);
@@ -273,7 +282,7 @@ export async function buildChange(
           validateRecords(definition, read.records, definition.prepare(served)),
         )
       : validateRecords(definition, read.records, definition.prepare(served));
-  if (verdict.rowsBad > 0) return null;
+  if (verdict.rowsBad > 0 && !skipInvalid) return null;
   const sha256 = uploadedSha256 || (await sha256Of(bytes));
   const good = goodRows<unknown>(read.records, verdict.good);
   const countries = scoped.countries(good.map((row) => (row.record as Record<string, string>).country));

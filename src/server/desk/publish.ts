@@ -7,7 +7,7 @@ import type { ChangeKind, VersionSummary } from '../../contract/ops-changes';
 import type { DataSet } from '../domain/data-set';
 import { KIND_DEFINITIONS } from '../importer/kinds';
 import { ChangeNotHeldError, DataSetChangedError, type LookupStore } from '../store/store';
-import { startWorker } from '../worker-thread';
+import { runWorker } from '../worker-thread';
 import { deskDbOf, type DeskDb } from './db';
 import { rowsOfKind } from './diff';
 import type { RemovalLedger } from './removal-ledger';
@@ -60,6 +60,8 @@ export interface PublishJob {
   expectedVersion: string;
   /** The change's scope (scope.ts): the effective file is made again against what is served. */
   scope?: StoredScope | null;
+  /** The import command's --skip-invalid: the bad rows are left out instead of refusing the file. */
+  skipInvalid?: boolean;
 }
 
 /** A version's content: the kind's rows served and their snapshot, kept in desk_snapshots under this id. */
@@ -156,7 +158,11 @@ export async function keepBaseline(
 export async function publishOn(store: LookupStore, job: PublishJob): Promise<PublishOutcome> {
   const { dataSet: served, version } = await store.readDataSet();
   if (version !== job.expectedVersion) return { type: 'changed' };
-  const built = await buildChange(job.kind, await gunzip(job.gz), job.fileName, served, job.scope ?? null, job.sha256);
+  const built = await buildChange(job.kind, await gunzip(job.gz), job.fileName, served, {
+    scope: job.scope ?? null,
+    uploadedSha256: job.sha256,
+    skipInvalid: job.skipInvalid,
+  });
   if (!built) return { type: 'invalid' };
   const next = keepSources(job.kind, served, built, job.untouched ?? []);
   await keepBaseline(store, job.kind, served, job.changeId, new Date().toISOString());
@@ -186,23 +192,13 @@ export async function publishChange(
   inWorker = job.gz.byteLength >= PUBLISH_IN_WORKER_FROM_GZ_BYTES,
 ): Promise<PublishOutcome> {
   if (!inWorker || !store.source) return publishOn(store, job);
-  const worker = startWorker(new URL('./publish-worker.js', import.meta.url), { source: store.source, job });
-  return new Promise<PublishOutcome>((resolve, reject) => {
-    let settled = false;
-    const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      outcome();
-      void worker.terminate();
-    };
-    worker.on('message', (message: PublishMessage) =>
-      settle(() =>
-        message.type === 'outcome'
-          ? resolve(message.outcome)
-          : reject(new Error(`publishing failed: ${message.message}`)),
-      ),
-    );
-    worker.on('error', (error) => settle(() => reject(error)));
-    worker.on('exit', (code) => settle(() => reject(new Error(`the publishing worker stopped (exit code ${code})`))));
-  });
+  return runWorker<PublishOutcome, PublishMessage>(
+    new URL('./publish-worker.js', import.meta.url),
+    { source: store.source, job },
+    'publishing',
+    (message, outcome) =>
+      message.type === 'outcome'
+        ? outcome.resolve(message.outcome)
+        : outcome.reject(new Error(`publishing failed: ${message.message}`)),
+  );
 }

@@ -2,7 +2,7 @@ import type { ChangeKind, StagingProgress } from '../../contract/ops-changes';
 import type { DataSet } from '../domain/data-set';
 import type { FileSource } from '../importer/layouts';
 import type { LookupStore, StoreSource } from '../store/store';
-import { startWorker } from '../worker-thread';
+import { runWorker } from '../worker-thread';
 import { DEFAULTS } from '../config';
 import { diffRowOf, type DiffRow } from './diff';
 import { stageChange, type StageOptions, type StagedChange } from './prepare';
@@ -105,19 +105,12 @@ export async function stage(input: StageInput): Promise<StagedAgainst> {
     inFlight,
     batchesAhead: BATCHES_AHEAD,
   };
-  const worker = startWorker(new URL('./stage-worker.js', import.meta.url), job, {
-    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: STAGE_YOUNG_GENERATION_MB },
-  });
-  return new Promise<StagedAgainst>((resolve, reject) => {
-    let writing = Promise.resolve();
-    let settled = false;
-    const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      outcome();
-      void worker.terminate();
-    };
-    worker.on('message', (message: StageMessage) => {
+  let writing = Promise.resolve();
+  return runWorker<StagedAgainst, StageMessage>(
+    new URL('./stage-worker.js', import.meta.url),
+    job,
+    'staging',
+    (message, outcome) => {
       if (message.type === 'progress') onProgress?.(message.progress, message.kept);
       else if (message.type === 'entries')
         writing = writing
@@ -126,23 +119,19 @@ export async function stage(input: StageInput): Promise<StagedAgainst> {
             Atomics.sub(counter, 0, 1);
             Atomics.notify(counter, 0);
           })
-          .catch((error: Error) => settle(() => reject(error)));
-      else if (message.type === 'done') void writing.then(() => settle(() => resolve(message.staged)));
-      else settle(() => reject(new Error(`staging failed: ${message.message}`)));
-    });
-    worker.on('error', (error: Error & { code?: string }) =>
-      settle(() =>
-        reject(
-          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new Error(
-                `staging needs more memory than OPS_STAGE_HEAP_MB (${heapMb} MB) allows: raise it, or split the file`,
-              )
-            : error,
-        ),
-      ),
-    );
-    worker.on('exit', (code) => {
-      if (code !== 0) settle(() => reject(new Error(`the staging worker stopped (exit code ${code})`)));
-    });
-  });
+          .catch((error: Error) => outcome.reject(error));
+      // Staged once the entries it sent are written (the worker itself is done).
+      else if (message.type === 'done') outcome.resolve(writing.then(() => message.staged));
+      else outcome.reject(new Error(`staging failed: ${message.message}`));
+    },
+    {
+      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: STAGE_YOUNG_GENERATION_MB },
+      onError: (error) =>
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new Error(
+              `staging needs more memory than OPS_STAGE_HEAP_MB (${heapMb} MB) allows: raise it, or split the file`,
+            )
+          : error,
+    },
+  );
 }

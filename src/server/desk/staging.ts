@@ -40,6 +40,8 @@ export async function prepareAndSave(
     reading: options.reading,
     maxUnpackedBytes: options.maxUnpackedBytes,
     scope: options.scope,
+    skipInvalid: options.skipInvalid,
+    keepIdentical: options.keepIdentical,
     onProgress: (progress, keptOnTheChange) => {
       options.onProgress?.(progress);
       // Kept on the change at most twice a second, for a poll from any instance (by the staging worker
@@ -117,7 +119,7 @@ export async function stageAndSave(
   crashPoint('staging-saving');
   // Staged by its holder only (a staging, a re-diff on approval or after an interrupted publish); a file
   // identical to what is served is refused (failed, with the reason): nothing to publish.
-  const identical = isIdentical(staged);
+  const identical = isIdentical(staged) && !options.keepIdentical;
   const saved = await changes.saveStaged(id, {
     ...stagedCounts(staged, staged.baseVersion),
     status: identical ? 'failed' : 'staged',

@@ -4,8 +4,8 @@ import { KIND_DEFINITIONS, type ImportKindDefinition } from './kinds';
 import { parseImportFile } from './read-file';
 import { validateRecords, type ValidationJob, type ValidationMessage } from './validate';
 
-// A worker thread of the import command: parses the same bytes the importer writes from and validates every
-// row (validate.ts), posting progress and then the verdict. The importer commits only on a clean verdict.
+// A worker thread of a publish (desk/prepare.ts buildChange): parses the change's kept bytes and validates every
+// row (validate.ts), posting progress and then the verdict.
 
 yieldToLookups();
 const job = workerData as ValidationJob;

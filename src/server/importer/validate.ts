@@ -1,10 +1,11 @@
 import type { DataSet } from '../domain/data-set';
 import type { GoodRow, ImportKind, ImportKindDefinition, KindCheck } from './kinds';
 import type { FileProblem, FileProgress, FileRecord } from './read-file';
+import { runWorker } from '../worker-thread';
 
 // Validation of every row of an import file against its row schema and the served data set: the same
-// function runs in the importer's process (small files) and in a worker thread (validate-worker.ts) while
-// the importer writes the new data set alongside.
+// function runs in the desk's process (small files) and in a worker thread (validate-worker.ts) when a publish
+// builds a large change's data set.
 
 export interface Validation {
   rowsValid: number;
@@ -109,3 +110,23 @@ export type ValidationMessage =
   | { type: 'progress'; progress: FileProgress }
   | { type: 'done'; validation: Validation }
   | { type: 'failed'; message: string };
+
+/** Files with at least this many rows are validated in a worker (the event loop keeps answering lookups). */
+export const PARALLEL_FROM_ROWS = 20_000;
+
+/** Runs validate-worker.ts on the job; settles with its verdict, or rejects when the worker fails. */
+export function validateInWorker(
+  job: ValidationJob,
+  onProgress: (progress: FileProgress) => void,
+): Promise<Validation> {
+  return runWorker<Validation, ValidationMessage>(
+    new URL('./validate-worker.js', import.meta.url),
+    job,
+    'validation',
+    (message, outcome) => {
+      if (message.type === 'progress') onProgress(message.progress);
+      else if (message.type === 'done') outcome.resolve(message.validation);
+      else outcome.reject(new Error(`validation failed: ${message.message}`));
+    },
+  );
+}

@@ -55,15 +55,6 @@ export interface StagedColumns extends StagedCounts {
   servedRows: string | null;
 }
 
-/** What the import command published, recorded as a published change. */
-export interface ShellImportColumns extends StagedCounts {
-  id: string;
-  kind: ChangeKind;
-  fileName: string;
-  actor: OpsActor;
-  at: string;
-}
-
 /** A change's lease ran out (or it has none) by `cutoff`: it may be taken over. */
 const EXPIRED = `id = ? AND status = ? AND (lease_until IS NULL OR lease_until < ?)`;
 
@@ -272,35 +263,20 @@ export class ChangesRepository {
     return rows.map(({ id }) => String(id));
   }
 
-  /** Records what the import command published as a published change. */
-  async insertPublished(change: ShellImportColumns): Promise<void> {
-    const { actor, at } = change;
-    await this.db.run(
-      `INSERT INTO desk_changes (id, kind, status, countries, file_name, sha256, rows_read, rows_valid, rows_bad, problem_count,
-         summary, by_bank, rule_counts, base_version, staged_by, staged_via, staged_at, updated_at, decided_by, decided_at, comment)
-       VALUES (?, ?, 'published', ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        change.id,
-        change.kind,
-        change.countries.join(' '),
-        change.fileName,
-        change.sha256,
-        change.rowsRead,
-        change.rowsValid,
-        change.rowsBad,
-        change.problemCount,
-        change.summary,
-        change.byBank,
-        change.baseVersion,
-        actor.name,
-        actor.via,
-        at,
-        at,
-        actor.name,
-        at,
-        'npm run import',
-      ],
-    );
+  /** Deletes a change and everything kept of it (the import command's change it did not publish). */
+  async forget(id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      for (const table of [
+        'desk_problems',
+        'desk_diff',
+        'desk_change_quality',
+        'desk_change_comments',
+        'desk_files',
+        'desk_originals',
+      ])
+        await tx.run(`DELETE FROM ${table} WHERE change_id = ?`, [id]);
+      await tx.run('DELETE FROM desk_changes WHERE id = ?', [id]);
+    });
   }
 
   // ---------------------------------------------------------------------------------------------------------

@@ -104,6 +104,7 @@ describe('branches', () => {
       GOOD_BD,
     ]);
     await expectRejected('branches', path, [
+      { line: 1, column: null, reason: 'the header is not the branches import format' },
       { line: 1, column: 'state', reason: 'missing column' },
       { line: 1, column: 'province', reason: 'unknown column' },
     ]);

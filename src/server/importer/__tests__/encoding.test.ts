@@ -7,7 +7,7 @@ import { createOpsAccount, multipartUpload, signIn, stageUpload, type OpsSession
 import { createTestApp, openTestStore, type TestApp } from '../../../testing/test-app';
 import { cityFromAddress } from '../../domain/address-city';
 import { SEED_DIR } from '../../seed/seed';
-import { importFile } from '../importer';
+import { importFile } from '../../desk/shell-import';
 import { branchesKind } from '../kinds';
 import { readFileRecords } from '../layouts';
 import { parseImportFile } from '../read-file';
@@ -62,7 +62,7 @@ describe('a file that is not UTF-8 is refused, naming the row and the column', (
       const report = await importFile(store, 'branches', path);
       expect(report.applied).toBe(false);
       expect(report.problems).toEqual([
-        expect.objectContaining({ line: 4, column: 'address_line1', rule: 'file.encoding' }),
+        expect.objectContaining({ line: 4, column: 'address_line1', reason: expect.stringContaining('not UTF-8') }),
       ]);
     } finally {
       await store.close();

@@ -28,9 +28,9 @@ async function until(ready: () => boolean, what: string, timeoutMs = 300_000) {
 }
 
 it.each([
-  ['while validating', /Validating/],
-  // A quarter of the rows written (or more), in the transaction that is not committed yet.
-  ['while the new data set is being written', /writing \d+% \(\d+\/\d+ rows\)/],
+  ['while validating', /validating \d+% \(\d+\/\d+ rows\)/],
+  // The publish started: the new data set being built and written, in the transaction not committed yet.
+  ['while the new data set is being published', /Publishing/],
 ])(
   'SIGKILL %s leaves the previous data served, whole',
   async (_when, phase) => {

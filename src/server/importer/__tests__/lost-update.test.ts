@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFile } from '../importer';
+import { importFile } from '../../desk/shell-import';
 import { SEED_DIR } from '../../seed/seed';
 import type { LookupStore } from '../../store/store';
 import { openTestStore, testEngines } from '../../../testing/test-app';
