@@ -6,7 +6,7 @@ import { csvRows } from '../src/testing/csv-rows';
 import { docsScreenshot, expect, expectAccessible, signIn, test, typeLikeAPerson } from './fixtures';
 import { DESK_PASSWORD, addAccount, catalogue, deskSignIn, englishTexts, newDesk } from './desk';
 
-// Issue #24, "Must show": the operations desk in the browser, as its people use it. A maker (who also holds
+// The operations desk in the browser, as its people use it. A maker (who also holds
 // the checker role: the four-eyes rule refuses their own change whatever their roles) uploads a Bangladesh
 // branch file with 3 broken rows, reads the errors, uploads the corrected file and sees 1 added and 2 changed
 // branches field by field; their own approve is refused (the screen says so, the API answers 403); a checker,

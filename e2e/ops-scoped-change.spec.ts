@@ -6,7 +6,7 @@ import type { Browser, Page } from '@playwright/test';
 import { csvRows } from '../src/testing/csv-rows';
 import { expect, expectAccessible, test, typeLikeAPerson } from './fixtures';
 
-// Issue #44, "Must show": a bank sends only its own branches (ABHY, India) in its own layout — no country column,
+// A bank sends only its own branches (ABHY, India) in its own layout — no country column,
 // no bank code, no address line 2. Through the column mapping (a fixed country IN, the bank code from the IFSC)
 // and staged with that bank's scope, the difference touches ABHY only (0 removed outside it) and blanks nothing
 // the file does not carry; the same file staged without a scope is flagged by the removal guard.
