@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
@@ -137,7 +137,20 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts'],
-          // Process tests start the compiled server and commands (dist/server), built first when out of date.
+          exclude: [...configDefaults.exclude, '**/*.process.test.ts'],
+          globalSetup: ['src/testing/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Process tests (*.process.test.ts) start the compiled server and commands (dist/server) as `npm start`
+          // and the npm scripts do, built first when out of date.
+          name: 'process',
+          environment: 'node',
+          include: ['src/server/**/*.process.test.ts'],
           globalSetup: ['src/testing/build-setup.ts', 'src/testing/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

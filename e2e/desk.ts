@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { expect, typeLikeAPerson } from './fixtures';
+import { expect, test, typeLikeAPerson } from './fixtures';
 
 // The operations desk's e2e helpers, shared by its specs: accounts made the documented way (`npm run ops-user`,
 // the password from stdin, on the e2e server's data), a sign-in typed as a person does, a signed-in browser, and
@@ -10,13 +10,19 @@ import { expect, typeLikeAPerson } from './fixtures';
 
 export const DESK_PASSWORD = 'correct horse battery staple';
 
-/** An ops account; a retry of a test finds the account its first attempt made (same name, roles, password). */
+/** The data folder of the server this test's project runs against (playwright.config.ts). */
+export const serverDataDir = () => String(test.info().project.metadata.dataDir);
+
+/**
+ * An ops account, made on the test's server's data; a retry of a test finds the account its first attempt made
+ * (same name, roles, password).
+ */
 export function addAccount(name: string, roles: string[], password = DESK_PASSWORD) {
   try {
     execFileSync(
       'npx',
       ['tsx', 'scripts/ops-user.ts', 'add', name, ...roles.flatMap((role) => ['--role', role]), '--password-stdin'],
-      { input: `${password}\n`, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR }, stdio: 'pipe' },
+      { input: `${password}\n`, env: { ...process.env, DATA_DIR: serverDataDir() }, stdio: 'pipe' },
     );
   } catch (error) {
     if (!String((error as { stderr?: Buffer }).stderr ?? '').includes('already exists')) throw error;

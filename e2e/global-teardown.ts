@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 
-/** Removes the e2e server's data folder (made in playwright.config.ts). */
+/** Removes the e2e servers' data folders (made in playwright.config.ts). */
 export default function globalTeardown() {
-  if (process.env.E2E_DATA_DIR) rmSync(process.env.E2E_DATA_DIR, { recursive: true, force: true });
+  for (const dir of [process.env.E2E_DATA_DIR, process.env.E2E_DESK_DATA_DIR])
+    if (dir) rmSync(dir, { recursive: true, force: true });
 }

@@ -101,119 +101,121 @@ interface ScreenScores {
 
 test.describe.configure({ mode: 'serial' });
 
-test('Lighthouse: performance, accessibility, best practices and SEO of every screen, signed in, slow 4G', async ({
-  baseURL,
-}) => {
-  test.setTimeout(1_200_000);
-  const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROME_PATH ?? CHROMIUM,
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
-  const results: ScreenScores[] = [];
-  try {
-    // Signed in as the portal remembers a teller: the correspondent id in this profile's localStorage, which
-    // Lighthouse keeps (its storage reset clears the HTTP cache, cache storage and service workers, not
-    // localStorage), so every screen is measured signed in and with an empty cache.
-    const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
-    const page = await browser.newPage();
-    await page.goto(`${baseURL}/favicon.svg`);
-    await page.evaluate((id) => localStorage.setItem('rpl.correspondentId', id), CORRESPONDENT_ID);
-    await page.close();
-    await browser.disconnect();
+test(
+  'Lighthouse: performance, accessibility, best practices and SEO of every screen, signed in, slow 4G',
+  { tag: '@alone' },
+  async ({ baseURL }) => {
+    test.setTimeout(1_200_000);
+    const chrome = await chromeLauncher.launch({
+      chromePath: process.env.CHROME_PATH ?? CHROMIUM,
+      chromeFlags: [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
+    const results: ScreenScores[] = [];
+    try {
+      // Signed in as the portal remembers a teller: the correspondent id in this profile's localStorage, which
+      // Lighthouse keeps (its storage reset clears the HTTP cache, cache storage and service workers, not
+      // localStorage), so every screen is measured signed in and with an empty cache.
+      const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+      const page = await browser.newPage();
+      await page.goto(`${baseURL}/favicon.svg`);
+      await page.evaluate((id) => localStorage.setItem('rpl.correspondentId', id), CORRESPONDENT_ID);
+      await page.close();
+      await browser.disconnect();
 
-    for (const screen of SCREENS) {
-      // A run Lighthouse itself could not record (e.g. NO_NAVSTART, a trace without its navigation) is run
-      // again, as its filterToValidRuns leaves such runs out; two such failures in a row fail the test.
-      const runs: LighthouseResult[] = [];
-      const underBudget = (run: LighthouseResult) =>
-        CATEGORIES.some((c) => (run.categories[c].score ?? 0) * 100 < FAIL_UNDER);
-      const performanceOf = (run: LighthouseResult) => run.categories.performance.score ?? 0;
-      for (
-        let attempt = 0, failures = 0;
-        runs.length < RUNS || (RUNS === 1 && runs.every(underBudget) && runs.length < GATE_TRIES);
-        attempt++
-      ) {
-        const runner = await lighthouse(
-          `${baseURL}${screen.path}`,
-          { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] },
-          PC_ON_SLOW_4G,
-        );
-        const error = runner!.lhr.runtimeError;
-        if (error)
-          console.log(
-            `${screen.name}: run ${attempt + 1} not recorded by Lighthouse (${error.code}); running it again`,
+      for (const screen of SCREENS) {
+        // A run Lighthouse itself could not record (e.g. NO_NAVSTART, a trace without its navigation) is run
+        // again, as its filterToValidRuns leaves such runs out; two such failures in a row fail the test.
+        const runs: LighthouseResult[] = [];
+        const underBudget = (run: LighthouseResult) =>
+          CATEGORIES.some((c) => (run.categories[c].score ?? 0) * 100 < FAIL_UNDER);
+        const performanceOf = (run: LighthouseResult) => run.categories.performance.score ?? 0;
+        for (
+          let attempt = 0, failures = 0;
+          runs.length < RUNS || (RUNS === 1 && runs.every(underBudget) && runs.length < GATE_TRIES);
+          attempt++
+        ) {
+          const runner = await lighthouse(
+            `${baseURL}${screen.path}`,
+            { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] },
+            PC_ON_SLOW_4G,
           );
-        failures = error ? failures + 1 : 0;
-        expect(failures, `${screen.name}: ${error?.message}`).toBeLessThan(2);
-        if (!error) runs.push(runner!.lhr);
-      }
-      const lhr = (
-        RUNS === 1
-          ? runs.reduce((best, run) => (performanceOf(run) > performanceOf(best) ? run : best))
-          : computeMedianRun(runs as never)
-      ) as LighthouseResult;
-      console.log(
-        `${screen.name}: performance of the ${runs.length} runs ${runs.map((r) => Math.round(performanceOf(r) * 100)).join(', ')}`,
-      );
-      // Measured signed in: the screen asked the API for its results (the sign-in form asks for nothing). The
-      // desk's sign-in in a browser that never signed in asks for no session at all (it would be a 401, an
-      // error in the console).
-      const requests = (
-        lhr.audits['network-requests'].details as unknown as { items: { url: string; statusCode: number }[] }
-      ).items;
-      const statuses = requests.filter((r) => r.url.includes(screen.lookup)).map((r) => r.statusCode);
-      if (screen.lookup === '/v1/ops/session') expect(statuses).toEqual([]);
-      else expect(statuses).toContain(200);
-      const scores = Object.fromEntries(
-        CATEGORIES.map((c) => [c, Math.round((lhr.categories[c].score ?? 0) * 100)]),
-      ) as ScreenScores['scores'];
-      const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
-      results.push({
-        screen: screen.name,
-        path: screen.path,
-        scores,
-        metrics: {
-          firstContentfulPaintMs: Math.round(audit('first-contentful-paint')),
-          largestContentfulPaintMs: Math.round(audit('largest-contentful-paint')),
-          totalBlockingTimeMs: Math.round(audit('total-blocking-time')),
-          cumulativeLayoutShift: Number(audit('cumulative-layout-shift').toFixed(3)),
-          transferKb: Number((audit('total-byte-weight') / 1024).toFixed(1)),
-        },
-      });
-      console.log(
-        `${screen.name}: ${CATEGORIES.map((c) => `${c} ${scores[c]}`).join(', ')}; ${JSON.stringify(results.at(-1)!.metrics)}`,
-      );
-      for (const category of CATEGORIES) {
-        if (scores[category] < 95) {
-          const failing = Object.values(lhr.audits)
-            .filter(
-              (a) =>
-                a.score !== null &&
-                a.score < 0.9 &&
-                lhr.categories[category].auditRefs.some((r) => r.id === a.id && r.weight > 0),
-            )
-            .map((a) => `${a.id} (${a.displayValue ?? a.score})`);
-          console.log(`  ${category} under 95: ${failing.join('; ')}`);
+          const error = runner!.lhr.runtimeError;
+          if (error)
+            console.log(
+              `${screen.name}: run ${attempt + 1} not recorded by Lighthouse (${error.code}); running it again`,
+            );
+          failures = error ? failures + 1 : 0;
+          expect(failures, `${screen.name}: ${error?.message}`).toBeLessThan(2);
+          if (!error) runs.push(runner!.lhr);
+        }
+        const lhr = (
+          RUNS === 1
+            ? runs.reduce((best, run) => (performanceOf(run) > performanceOf(best) ? run : best))
+            : computeMedianRun(runs as never)
+        ) as LighthouseResult;
+        console.log(
+          `${screen.name}: performance of the ${runs.length} runs ${runs.map((r) => Math.round(performanceOf(r) * 100)).join(', ')}`,
+        );
+        // Measured signed in: the screen asked the API for its results (the sign-in form asks for nothing). The
+        // desk's sign-in in a browser that never signed in asks for no session at all (it would be a 401, an
+        // error in the console).
+        const requests = (
+          lhr.audits['network-requests'].details as unknown as { items: { url: string; statusCode: number }[] }
+        ).items;
+        const statuses = requests.filter((r) => r.url.includes(screen.lookup)).map((r) => r.statusCode);
+        if (screen.lookup === '/v1/ops/session') expect(statuses).toEqual([]);
+        else expect(statuses).toContain(200);
+        const scores = Object.fromEntries(
+          CATEGORIES.map((c) => [c, Math.round((lhr.categories[c].score ?? 0) * 100)]),
+        ) as ScreenScores['scores'];
+        const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+        results.push({
+          screen: screen.name,
+          path: screen.path,
+          scores,
+          metrics: {
+            firstContentfulPaintMs: Math.round(audit('first-contentful-paint')),
+            largestContentfulPaintMs: Math.round(audit('largest-contentful-paint')),
+            totalBlockingTimeMs: Math.round(audit('total-blocking-time')),
+            cumulativeLayoutShift: Number(audit('cumulative-layout-shift').toFixed(3)),
+            transferKb: Number((audit('total-byte-weight') / 1024).toFixed(1)),
+          },
+        });
+        console.log(
+          `${screen.name}: ${CATEGORIES.map((c) => `${c} ${scores[c]}`).join(', ')}; ${JSON.stringify(results.at(-1)!.metrics)}`,
+        );
+        for (const category of CATEGORIES) {
+          if (scores[category] < 95) {
+            const failing = Object.values(lhr.audits)
+              .filter(
+                (a) =>
+                  a.score !== null &&
+                  a.score < 0.9 &&
+                  lhr.categories[category].auditRefs.some((r) => r.id === a.id && r.weight > 0),
+              )
+              .map((a) => `${a.id} (${a.displayValue ?? a.score})`);
+            console.log(`  ${category} under 95: ${failing.join('; ')}`);
+          }
         }
       }
+    } finally {
+      chrome.kill();
     }
-  } finally {
-    chrome.kill();
-  }
-  writeReport(results);
-  for (const result of results) {
-    for (const category of CATEGORIES)
-      expect(result.scores[category], `${result.screen} ${category}`).toBeGreaterThanOrEqual(FAIL_UNDER);
-    expect(result.metrics.transferKb, `${result.screen}: KB on the wire`).toBeLessThanOrEqual(TRANSFER_BUDGET_KB);
-  }
-});
+    writeReport(results);
+    for (const result of results) {
+      for (const category of CATEGORIES)
+        expect(result.scores[category], `${result.screen} ${category}`).toBeGreaterThanOrEqual(FAIL_UNDER);
+      expect(result.metrics.transferKb, `${result.screen}: KB on the wire`).toBeLessThanOrEqual(TRANSFER_BUDGET_KB);
+    }
+  },
+);
 
 function writeReport(results: ScreenScores[]) {
   const docs = docsOutputDir();

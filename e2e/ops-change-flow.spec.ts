@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { csvRows } from '../src/testing/csv-rows';
 import { expect, expectAccessible, test, typeLikeAPerson } from './fixtures';
+import { addAccount } from './desk';
 
 // A change flow that tells the truth, in two browsers: a maker stages three Bangladesh files while a checker's
 // app bar counts the changes waiting for them, without a reload; the checker reads the other pending changes of
@@ -37,16 +37,6 @@ const FILES = {
   c: editedFile('flow-c.csv', 300, 'branch_name', `${rows[300].branch_name} FLOW C`),
 };
 
-function account(name: string, role: string) {
-  const args = ['tsx', 'scripts/ops-user.ts', 'add', name, '--role', role, '--password-stdin'];
-  const env = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR };
-  try {
-    execFileSync('npx', args, { input: `${PASSPHRASE}\n`, env, stdio: 'pipe' });
-  } catch (error) {
-    if (!String((error as { stderr?: Buffer }).stderr).includes('already exists')) throw error;
-  }
-}
-
 /** A desk in its own browser context, signed in by typing. */
 async function desk(browser: Browser, name: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
@@ -73,8 +63,8 @@ test('the checker sees changes arrive, re-checks an out-of-date one, is told of 
   browser,
 }) => {
   test.setTimeout(480_000);
-  account('flow-maker', 'maker');
-  account('flow-checker', 'checker');
+  addAccount('flow-maker', ['maker'], PASSPHRASE);
+  addAccount('flow-checker', ['checker'], PASSPHRASE);
   const maker = await desk(browser, 'flow-maker');
   const checker = await desk(browser, 'flow-checker');
 

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { csvRows } from '../src/testing/csv-rows';
 import { clearLikeAPerson, expect, expectAccessible, test, typeLikeAPerson } from './fixtures';
+import { addAccount } from './desk';
 
 // The difference a checker can verify, in the browser: a maker stages a Bangladesh branch file that corrects one
 // branch's routing number and adds a branch without a district. The checker, on a 360 px phone, reads a single
@@ -23,18 +23,6 @@ const taken = new Set(bd.map((row) => row.routing_number));
 const PASSWORD = 'correct horse battery staple';
 const MAKER = 'diff-maker';
 const CHECKER = 'diff-checker';
-
-function addAccount(name: string, roles: string[]) {
-  try {
-    execFileSync(
-      'npx',
-      ['tsx', 'scripts/ops-user.ts', 'add', name, ...roles.flatMap((role) => ['--role', role]), '--password-stdin'],
-      { input: `${PASSWORD}\n`, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR }, stdio: 'pipe' },
-    );
-  } catch (error) {
-    if (!String((error as { stderr?: Buffer }).stderr ?? '').includes('already exists')) throw error;
-  }
-}
 
 const quote = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 const toCsv = (rows: Record<string, string>[]) =>
@@ -92,8 +80,8 @@ test('the checker searches the difference, reads a code change and every field o
   browser,
 }) => {
   test.setTimeout(300_000);
-  addAccount(MAKER, ['maker']);
-  addAccount(CHECKER, ['checker']);
+  addAccount(MAKER, ['maker'], PASSWORD);
+  addAccount(CHECKER, ['checker'], PASSWORD);
 
   const maker = await desk(browser, MAKER, 1280);
   await maker.getByRole('tab', { name: 'Upload' }).click();

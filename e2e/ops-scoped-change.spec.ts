@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { csvRows } from '../src/testing/csv-rows';
 import { expect, expectAccessible, test, typeLikeAPerson } from './fixtures';
+import { addAccount } from './desk';
 
 // A bank sends only its own branches (ABHY, India) in its own layout — no country column,
 // no bank code, no address line 2. Through the column mapping (a fixed country IN, the bank code from the IFSC)
@@ -46,19 +46,6 @@ writeFileSync(
     )
     .join('\n') + '\n',
 );
-
-/** An ops account made with `npm run ops-user` on the e2e data (a retry finds it made). */
-function account(name: string, role: string) {
-  try {
-    execFileSync('npx', ['tsx', 'scripts/ops-user.ts', 'add', name, '--role', role, '--password-stdin'], {
-      input: `${PASSWORD}\n`,
-      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
-      stdio: 'pipe',
-    });
-  } catch (error) {
-    if (!String((error as { stderr?: Buffer }).stderr ?? '').includes('already exists')) throw error;
-  }
-}
 
 async function desk(browser: Browser, name: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
@@ -103,8 +90,8 @@ test('a one-bank India file: with its bank scope nothing outside ABHY moves; wit
   browser,
 }) => {
   test.setTimeout(300_000);
-  account(MAKER, 'maker');
-  account(CHECKER, 'checker');
+  addAccount(MAKER, ['maker'], PASSWORD);
+  addAccount(CHECKER, ['checker'], PASSWORD);
   const maker = await desk(browser, MAKER);
   const checker = await desk(browser, CHECKER);
 

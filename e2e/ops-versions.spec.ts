@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { csvRows } from '../src/testing/csv-rows';
 import { expect, expectAccessible, test, typeLikeAPerson } from './fixtures';
+import { addAccount } from './desk';
 
 // Versions taken away and compared, from the desk's history screen: a checker downloads the XLSX a version was
 // published from (byte for byte the upload: the SHA-256 the row shows), its release note, and compares two kept
@@ -47,16 +47,6 @@ function secondFile(): Buffer {
           : row,
     );
   return Buffer.from([COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => quote(r[c])).join(','))].join('\n'));
-}
-
-function addAccount(name: string, role: string) {
-  const env = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR };
-  const args = ['tsx', 'scripts/ops-user.ts', 'add', name, '--role', role, '--password-stdin'];
-  try {
-    execFileSync('npx', args, { input: `${PASSWORD}\n`, env, stdio: 'pipe' });
-  } catch (error) {
-    if (!String((error as { stderr?: Buffer }).stderr ?? '').includes('already exists')) throw error;
-  }
 }
 
 /** An API session of the desk (the setup a maker and a checker did before this screen). */
@@ -124,8 +114,8 @@ test('a checker downloads the XLSX a version came from, byte for byte, and compa
   playwright,
 }) => {
   test.setTimeout(600_000);
-  addAccount(MAKER, 'maker');
-  addAccount(CHECKER, 'checker');
+  addAccount(MAKER, ['maker'], PASSWORD);
+  addAccount(CHECKER, ['checker'], PASSWORD);
   const baseURL = test.info().project.use.baseURL;
   const maker = await playwright.request.newContext({ baseURL });
   const checker = await playwright.request.newContext({ baseURL });

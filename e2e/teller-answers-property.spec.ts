@@ -13,6 +13,8 @@ import { CORRESPONDENT_ID, expect, signIn, test } from './fixtures';
 // over from the previous answer would show.
 
 const SETS_PER_COUNTRY = 200;
+// The three countries are independent: they may run in the two workers at once.
+test.describe.configure({ mode: 'parallel' });
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261124);
 const COUNTRIES = ['BD', 'IN', 'NG'] as const;
 

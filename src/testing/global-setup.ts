@@ -15,11 +15,35 @@ declare module 'vitest' {
   }
 }
 
+interface Seeded {
+  seededSqliteFile: string;
+  seededPostgresDatabase: string | null;
+  teardown(): Promise<void>;
+}
+
+/** Each Vitest project runs its global setup; the seeding is shared by the projects of one run (one process). */
+const shared = globalThis as { rplSeeded?: Promise<Seeded>; rplSeededUsers?: number };
+
 /**
  * Seeds the real reference data once per run: one SQLite file, and, when a PostgreSQL server is reachable,
  * one throwaway PostgreSQL database. Test files open private copies of them (openTestStore).
  */
 export default async function setup(project: TestProject) {
+  shared.rplSeeded ??= seed();
+  shared.rplSeededUsers = (shared.rplSeededUsers ?? 0) + 1;
+  const seeded = await shared.rplSeeded;
+  project.provide('seededSqliteFile', seeded.seededSqliteFile);
+  project.provide('seededPostgresDatabase', seeded.seededPostgresDatabase);
+  return async () => {
+    shared.rplSeededUsers! -= 1;
+    if (shared.rplSeededUsers === 0) {
+      shared.rplSeeded = undefined;
+      await seeded.teardown();
+    }
+  };
+}
+
+async function seed(): Promise<Seeded> {
   const dir = mkdtempSync(join(tmpdir(), 'rpl-test-'));
   const file = join(dir, 'seeded.sqlite');
   const dataSet = buildSeedDataSet();
@@ -27,7 +51,6 @@ export default async function setup(project: TestProject) {
   await store.replaceDataSet(dataSet);
   store.db.pragma('wal_checkpoint(TRUNCATE)');
   await store.close();
-  project.provide('seededSqliteFile', file);
 
   // Every database of this run starts with this prefix; teardown drops them all.
   const runPrefix = uniqueName('rpl_test');
@@ -49,10 +72,13 @@ export default async function setup(project: TestProject) {
       await pgStore.close();
     }
   }
-  project.provide('seededPostgresDatabase', seededPostgresDatabase);
 
-  return async () => {
-    rmSync(dir, { recursive: true, force: true });
-    if (seededPostgresDatabase) await dropDatabasesLike(runPrefix);
+  return {
+    seededSqliteFile: file,
+    seededPostgresDatabase,
+    async teardown() {
+      rmSync(dir, { recursive: true, force: true });
+      if (seededPostgresDatabase) await dropDatabasesLike(runPrefix);
+    },
   };
 }

@@ -135,7 +135,7 @@ export type CrashPoint =
 
 /**
  * Tests only: with DESK_CRASH_FILE=<file> in its environment, the process kills itself with SIGKILL when the
- * desk reaches the step the file names, removing the file first (desk/__tests__/crash.test.ts arms one step at
+ * desk reaches the step the file names, removing the file first (desk/__tests__/crash.process.test.ts arms one step at
  * a time, and the restarted server goes on): a real crash, at a known moment.
  */
 export function crashPoint(point: CrashPoint): void {

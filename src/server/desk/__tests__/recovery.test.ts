@@ -11,7 +11,7 @@ import { buildChange } from '../prepare';
 import { newLeaseOwner } from '../recovery';
 import { editedBangladesh, writeBranchFile } from './fixtures';
 
-// Several instances on one database (crash.test.ts kills real processes; this puts the states a crash leaves
+// Several instances on one database (crash.process.test.ts kills real processes; this puts the states a crash leaves
 // straight into the database, through the store's real swap): a publish whose instance stopped after its data
 // swap is completed by exactly one of the instances recovering at once, only once its lease has run out; a swap
 // by an instance that no longer holds its change is refused.
