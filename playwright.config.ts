@@ -49,7 +49,8 @@ function server(port: number, dataDir: string): Extract<PlaywrightTestConfig['we
       LOG_LEVEL: 'warn',
       // The correspondent registry is on, as in production, so sign-in meets a real 403 for an unknown id.
       CORRESPONDENTS_FILE: 'e2e/correspondents.txt',
-      // Every desk spec publishes versions on the one server: the baseline stays kept for ops-versions' compare.
+      // The desk specs publish versions one after another on their server: the baseline stays kept for
+      // ops-versions' compare.
       DESK_VERSIONS_KEPT: '50',
       // PORTAL_DIR lets a run serve another build of the portal (e.g. main's, to see a new test fail there).
       ...(process.env.PORTAL_DIR ? { PORTAL_DIR: process.env.PORTAL_DIR } : {}),

@@ -13,10 +13,11 @@ import { CORRESPONDENT_ID, expect, signIn, test } from './fixtures';
 // over from the previous answer would show.
 
 const SETS_PER_COUNTRY = 200;
-// The three countries are independent: they may run in the two workers at once.
-test.describe.configure({ mode: 'parallel' });
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261124);
 const COUNTRIES = ['BD', 'IN', 'NG'] as const;
+
+// The three countries are independent: they may run in the two workers at once.
+test.describe.configure({ mode: 'parallel' });
 
 /** mulberry32: a small seeded generator, so a failing set can be replayed. */
 function generator(seed: number) {
