@@ -32,7 +32,6 @@ import { StoreUnavailableError, type LookupStore } from './store/store';
 import rateLimit, { type RateLimitOptions } from './plugins/external/rate-limit';
 import type { RedisDependency } from './redis';
 import { OPERATIONS, v1Routes } from './routes/v1';
-import type { SearchGzip } from './search/answer-compression';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { RateLimitCounters, rateLimitStorage } from './rate-limit-counters';
 import opsAuth, { type OpsAuthOptions } from './plugins/app/ops-auth';
@@ -90,8 +89,6 @@ export interface AppOptions {
   searchIndexBuild?: 'worker' | 'inline';
   /** Where the search index's snapshots are kept (INDEX_SNAPSHOTS; search/snapshot.ts); none: always built. */
   searchIndexSnapshotDir?: string;
-  /** When search answers go out as the index's own gzip (search/answer-compression.ts); `auto` by default. */
-  searchGzip?: SearchGzip;
   /** SERVING_THREADS (serving-threads.ts): a serving thread's indexes come from the main thread… */
   searchIndexFeed?: IndexFeed;
   /** …which hands each one it built on to them before it serves it. */
@@ -389,7 +386,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (lookups) => {
       await lookups.register(access, { ...options.access, skip: isWarmUp });
-      await lookups.register(v1Routes, { searchGzip: options.searchGzip });
+      await lookups.register(v1Routes);
       await lookups.register(reportRoutes, {
         limit: options.reportLimit,
         redis: options.redis ?? options.rateLimit?.redis,

@@ -31,9 +31,6 @@ const environment = z.object({
   // The search index of the served data version is kept in DATA_DIR/search-index and read back at the next start
   // instead of being built again; off: always built from the store.
   INDEX_SNAPSHOTS: z.enum(['on', 'off']).default('on'),
-  // Search answers to a client that takes gzip: the gzip kept with the index (no compression per answer, about 3×
-  // Brotli's size) while the thread is busy (auto), always, or never (Brotli 0 per answer).
-  SEARCH_GZIP: z.enum(['auto', 'always', 'never']).default('auto'),
   DATABASE_URL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORTAL_DIR: z.string().default(join(process.cwd(), 'dist', 'portal')),

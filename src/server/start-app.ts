@@ -48,7 +48,6 @@ export async function startApp(
   const app = await buildApp({
     store,
     searchIndexSnapshotDir: config.INDEX_SNAPSHOTS === 'on' ? join(config.DATA_DIR, 'search-index') : undefined,
-    searchGzip: config.SEARCH_GZIP,
     ...search,
     portalDir: config.PORTAL_DIR,
     logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { syncHook } from '../../plugins/sync-hook';
 import { COMPRESS_THRESHOLD_BYTES } from '../../plugins/external/compress';
-import { AnswerCompression, LoadGauge, type Encoding, type SearchGzip } from '../../search/answer-compression';
+import { AnswerCompression, LoadGauge, type Encoding } from '../../search/answer-compression';
 import { BodyPool } from '../../search/body-pool';
 import { parseRequest, type Semantic } from '../../validation';
 
@@ -107,20 +107,18 @@ const routeUrl = (path: string) => path.replace(/^\/v1/, '').replace(/\{(\w+)\}/
  * A plugin (registered under the `/v1` prefix) that routes every operation of the list.
  *
  * Every answer of an operation is compressed here, not by @fastify/compress (`compress: false`: the plugin adds no
- * hooks to these routes): the search answers are pooled bytes compressed into pooled buffers
+ * hooks to these routes): the search answers are pooled bytes, or to a busy thread the gzip the index writes
  * (answer-compression.ts), the reference answers keep their compressed forms for the data set, and the other
  * answers (objects) are serialised and compressed like them. Error answers (problem+json, a few hundred bytes)
  * go out as they are: each hook costs every request, compressed or not.
  */
 export function operationRoutes(operations: readonly Operation[]) {
-  return async function routes(app: FastifyInstance, options: { searchGzip?: SearchGzip }) {
+  return async function routes(app: FastifyInstance) {
     // Search answers are written into pooled buffers, each taken back when its response has closed.
     const bodies = new BodyPool();
-    const searchGzip = options.searchGzip ?? 'auto';
-    const load = searchGzip === 'auto' ? new LoadGauge() : undefined;
-    if (load) app.addHook('onClose', async () => load.stop());
-    const compression = new AnswerCompression(searchGzip, () => load?.busy ?? false);
-    const ownBuffer = (length: number) => Buffer.allocUnsafe(length);
+    const load = new LoadGauge();
+    app.addHook('onClose', async () => load.stop());
+    const compression = new AnswerCompression(() => load.busy);
 
     /**
      * Sends `body` as the JSON answer, compressed when the request accepts it. `pooled`: the body is the pool's,
@@ -138,18 +136,12 @@ export function operationRoutes(operations: readonly Operation[]) {
       const encoding = given ?? compression.encodingFor(request.headers['accept-encoding'], body.length);
       let bytes = body;
       if (encoding !== undefined && given === undefined) {
-        const kept = encoded?.[encoding];
-        if (kept) bytes = kept;
-        else if (encoded) {
-          // A copy of its own size: kept as long as the data set serves.
-          bytes = encoded[encoding] = Buffer.from(compression.compress(body, encoding, ownBuffer).bytes);
-        } else {
-          const compressed = compression.compress(body, encoding, pooled ? bodies.take : ownBuffer);
+        // A reference answer's: a copy of its own size, kept as long as the data set serves.
+        if (encoded) bytes = encoded[encoding] ??= Buffer.from(compression.compress(body, encoding));
+        else {
+          bytes = compression.compress(body, encoding);
           if (pooled) bodies.give(body);
-          bytes = compressed.bytes;
-          // The compressed bytes are the pool's when they were written into one of its buffers.
-          pooled &&= compressed.buffer !== undefined;
-          body = compressed.buffer ?? body;
+          pooled = false;
         }
       }
       if (pooled) reply.raw.once('close', () => bodies.give(body));
