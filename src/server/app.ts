@@ -216,7 +216,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
                 headers: { 'x-fapi-financial-id': 'WARMUP', [WARM_UP_HEADER]: warmUpToken },
               });
               // An injected request settles in microtasks alone: without this the whole warm-up would hold the
-              // event loop, and the lookups arriving meanwhile would wait for all of it (22 s at 1M rows).
+              // event loop, and the lookups arriving meanwhile would wait for all of it.
               await new Promise((resolve) => setImmediate(resolve));
             }
           },
@@ -254,9 +254,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The store's data version is looked at once a second, off every request's path: the request that finds the
   // check due starts it and is answered at once, like every other request, from the data version this process
   // holds (x-data-version); the index and the reference lists move to a new version when the check has seen it.
-  // Awaited, the check held that one request a second for the database's round trip, which under full
-  // load took up to 250 ms on PostgreSQL (its backend waits for a CPU) and longer while an import wrote: the long
-  // tail of the lookups' latency. A database that cannot say its version right now stops nothing: the lookups held
+  // Awaited, the check held that one request a second for the database's round trip, which under full load is
+  // long on PostgreSQL (its backend waits for a CPU), longer while an import writes: the long tail of the lookups'
+  // latency. A database that cannot say its version right now stops nothing: the lookups held
   // in memory keep answering, the ones that read the store answer 503, and the next check tries again.
   let freshness: Promise<void> | undefined;
   const lookAtDataVersion = (now: number) => {

@@ -1,14 +1,11 @@
 import { createRequire } from 'node:module';
 
-// Razorpay's maintained `ifsc` package bundles the IFSCs the RBI has issued and the bank names (offline,
-// ~1.5 MB of JSON). The shipped India extract holds 27 of ~1,500 banks, so for a well-formed IFSC we do not
-// hold it tells whether the code is real and of which bank. Server side only: the portal never loads it.
-// Loaded on first use, so a server that is never asked about an unknown IFSC does not pay for it.
+// Razorpay's maintained `ifsc` package bundles the IFSCs the RBI has issued and the bank names (offline). The
+// shipped India extract holds a few of India's banks, so for a well-formed IFSC we do not hold it tells whether
+// the code is real and of which bank. Server side only, loaded on first use.
 //
-// Its data only: the package's entry point (`require('ifsc')`) also loads its online client and the `request`
-// library under it, 25 MB of resident memory in every serving thread for code we never call (measured: 31 MB
-// with the entry point, 6 MB with the JSON alone). `isIssued` below is the package's own `validate`, over the
-// same file.
+// Its data only: the package's entry point also loads its online client and the `request` library under it, in
+// every serving thread, for code we never call. `isIssued` below is the package's own `validate`, over its file.
 
 const require = createRequire(import.meta.url);
 

@@ -23,8 +23,8 @@ export async function openStore(options: {
   seedWhenEmpty?: boolean;
   /**
    * False: the SQLite file's integrity check is left out, for a serving thread (serving-thread.ts) opening the file
-   * its process's main thread has just checked. The check reads the whole file (303 MB at a million rows: seconds,
-   * ten and more when its pages had to come back from the disk), and a second one held the start as long again.
+   * its process's main thread has just checked: the check reads the whole file, and a second one would hold the
+   * start as long again.
    */
   checkIntegrity?: boolean;
 }): Promise<LookupStore> {

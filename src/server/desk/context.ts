@@ -21,9 +21,9 @@ export interface DeskOptions {
    * change is published all the same and the index swaps in when built (other instances: at their next check).
    */
   onPublished?: () => void | Promise<void>;
-  /** Where to stage a file: a worker thread (true), this thread (false); absent: a worker from 4 MB. */
+  /** Where to stage a file: a worker thread (true), this thread (false); absent: by its size (stage-in-worker.ts). */
   stageInWorker?: boolean;
-  /** The staging worker's heap limit in MB (OPS_STAGE_HEAP_MB, default 768). */
+  /** The staging worker's heap limit in MB (OPS_STAGE_HEAP_MB). */
   stageHeapMb?: number;
   /** How long a change this engine stages or publishes stays held without a renewal (DESK_LEASE_SECONDS). */
   leaseMs?: number;

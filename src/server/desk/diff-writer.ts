@@ -26,8 +26,8 @@ export type DiffWriterMessage =
 export type DiffWriterReply = { type: 'ended' } | { type: 'failed'; message: string };
 
 /**
- * Entries written in one transaction: fewer commits write the indexes' pages fewer times. A transaction holds the
- * write lock about 0.1 s: a rare write of the event loop meanwhile (an audit line, a session touched) waits that long.
+ * Entries written in one transaction: fewer commits write the indexes' pages fewer times. A rare write of the
+ * event loop meanwhile (an audit line, a session touched) waits for the transaction's write lock.
  */
 const ENTRIES_PER_TRANSACTION = 10_000;
 /** The change's progress kept on its row at most this often (ms), for a poll from any instance. */

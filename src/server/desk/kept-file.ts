@@ -10,6 +10,6 @@ export const KEEP_FILE_SQL = `INSERT INTO desk_files (change_id, file_gz) VALUES
  * Keeps a published version's snapshot (gzip-compressed) in desk_snapshots: parameters the bytes and the change
  * whose publish keeps it; returns its id.
  * Written where the version is made, the publishing worker's own connection for a large change, so the event
- * loop answering lookups neither copies nor writes the 40 MB of a million-row version; desk_versions points at it.
+ * loop answering lookups neither copies nor writes a large version; desk_versions points at it.
  */
 export const KEEP_SNAPSHOT_SQL = 'INSERT INTO desk_snapshots (snapshot_gz, change_id) VALUES (?, ?) RETURNING id';

@@ -20,7 +20,7 @@ import { crashPoint } from './recovery';
 // Publishing an approved change: the new data set rebuilt from the kept file against what is served, written
 // through the store's replaceDataSet with the diffed data version expected (one transaction, which also records
 // the swap for the change: recovery.ts), and the snapshot of the kind a rollback restores, kept in
-// desk_snapshots. A large change (1 MB kept, gzip, or more) is published by a worker thread (publish-worker.ts)
+// desk_snapshots. A large change (PUBLISH_IN_WORKER_FROM_GZ_BYTES) is published by a worker thread (publish-worker.ts)
 // at a lower priority, through its own connection to the store: the event loop that answers lookups neither
 // parses the file, builds the data set, writes it nor makes or keeps its snapshot (it only records the version,
 // pointing at the snapshot kept).

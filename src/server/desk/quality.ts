@@ -16,9 +16,8 @@ import { recordKeyOf } from '../../contract/record-key';
 import type { LookupStore } from '../store/store';
 
 // The data-quality report of the published data: what the importer's rules let through or what
-// arrived before them, found over the whole served data set. One pass per check, each a plain loop: a million
-// branches take well under a second (the phone check, libphonenumber's full metadata, is the slow one: about
-// 20 µs an agent, cached per distinct number).
+// arrived before them, found over the whole served data set. One pass per check, each a plain loop (the phone
+// check, libphonenumber's full metadata, is the slow one: cached per distinct number).
 
 type Branch = DataSet['branches'][number];
 type Agent = DataSet['agents'][number];

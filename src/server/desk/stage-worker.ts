@@ -35,7 +35,7 @@ const GZIP_MEMBER_BYTES = 8 * 1024 * 1024;
 
 /**
  * The kept file gzip-compressed on this thread (zlib's async streams would run on libuv's pool, whose threads
- * compete with the lookups at full priority): one gzip member per 8 MB, which gunzip reads as one stream.
+ * compete with the lookups at full priority): one gzip member per GZIP_MEMBER_BYTES, read by gunzip as one stream.
  */
 function keptGzip(kept: StagedChange['kept']): Buffer {
   const parts: Buffer[] = [];

@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 let loaded: Catalog | undefined;
 /**
  * The package's states and cities, loaded on first use (a start that seeds, an import, a staged change): its
- * ~150,000 cities with their coordinates are ~30 MB of heap that a serving thread never needs.
+ * cities with their coordinates are heap that a serving thread never needs.
  */
 const catalog = (): Catalog => (loaded ??= require('country-state-city') as Catalog);
 

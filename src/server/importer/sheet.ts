@@ -21,8 +21,8 @@ export interface Sheet {
 }
 
 /**
- * CSV through papaparse rather than the seed's csv-parse: on this machine csv-parse reads a 300,000-row branch
- * file in about 7 s, papaparse in about 1 s. Rows are handed over one at a time (papaparse's `step`), so a
+ * CSV through papaparse rather than the seed's csv-parse: several times faster on a large branch file (see
+ * docs/benchmarks/import.md). Rows are handed over one at a time (papaparse's `step`), so a
  * million-row file is never held as rows (the operations desk stages it streamed). Empty lines are kept by the
  * parser and skipped here so that every row knows its physical line. Rows after the header whose field count
  * differs from the header's carry a problem (rule `row.fields`). A quoting error makes the rest of the file

@@ -24,8 +24,8 @@ export class AgentQuery extends BranchQuery {
   /**
    * Head offices of the country offering the mode, by code: the agent list's order. Worked out once per country
    * and mode for this index (a part of the index, like its columns: the offices never change within a data
-   * version). Made per request, the copies were garbage that V8 placed straight in the old generation (6.6 kB a
-   * search, kept until a full collection: the memory while serving).
+   * version). Made per request, the copies were garbage that V8 placed straight in the old generation, kept until
+   * a full collection (the memory while serving).
    */
   private officesOffering(country: string, deliveryMode: number): readonly (OfficeEntry & { index: number })[] {
     const key = `${country}\u0000${deliveryMode}`;
@@ -122,8 +122,7 @@ export class AgentQuery extends BranchQuery {
         let checkName = true;
         if (state >= 0) {
           // The state's rows of this office only: its slice of the state's postings. Ascending rows, visited in
-          // order and not gathered to be selected: no POSTINGS_ROW_COST (measured: the bench's agent searches 24 →
-          // 20 µs with the slice, 21–22 µs when it is weighed like postings).
+          // order and not gathered to be selected: no POSTINGS_ROW_COST (the bench's agent searches are faster so).
           const list = byState.rows;
           const from = lowerBound(list, byState.offsets[state], byState.offsets[state + 1], start);
           const to = lowerBound(list, from, byState.offsets[state + 1], end);

@@ -1,7 +1,7 @@
 // Buffers for search answers, used again once their response is done. An answer written from the documents
 // (documents.ts) is one Buffer outside the JavaScript heap; allocating a fresh one per request left tens of
-// megabytes of dead answers waiting for a full garbage collection (the soak test saw the server's resident
-// memory grow by 110 MB over 90,000 requests, against 26 MB before the documents). Reused, they cost nothing.
+// megabytes of dead answers waiting for a full garbage collection (the soak test watches the resident memory).
+// Reused, they cost nothing.
 //
 // A buffer goes back to the pool only when its response has closed: Node emits 'close' on a response after the
 // last byte was handed to the operating system, or after the connection was torn down, so nothing still reads

@@ -223,7 +223,7 @@ export class BranchQuery extends IndexCore {
       if (postingCount * RANGED_POSTING_COST < rangeRows)
         return this.postingsInRanges(postings, ids, merged, offset, limit);
       // Many postings (a common word), the total already counted: the scan stops once the page is full, where
-      // scanning every row (below) would count the total again ("andhra" + "branch": 172,497 rows, 1.3 ms).
+      // scanning every row (below) would count the total again.
       if (total >= 0)
         return { total, rows: firstMatches(merged, new BranchTest(columns, conditions, scanned), offset, limit) };
     }
@@ -269,9 +269,8 @@ export class BranchQuery extends IndexCore {
   /**
    * The rows of the texts `ids` (postings) inside `ranges` (ascending, disjoint): each text's rows and the ranges
    * are walked together, jumping by binary search over a run of either that cannot match. The rows' columns are
-   * never read: the postings say the text, and the ranges (whole banks) say the bank. Reading the bank and text
-   * columns of rows reached through postings (matches) was a cache miss or two a row: 205 µs for the bench's
-   * typical search (2,683 rows), against 14 ns a row scanned along a range.
+   * never read: the postings say the text, and the ranges (whole banks) say the bank (reading the columns of rows
+   * reached through postings costs a cache miss or two a row; a row scanned along a range, almost nothing).
    */
   private postingsInRanges(
     postings: PostingsData,

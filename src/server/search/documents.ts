@@ -1,17 +1,15 @@
 // The answer records of one data set, each already written as JSON (UTF-8), built with the index. A page of a
 // search is then its rows' bytes copied one after another into one buffer: no objects per record, no
-// JSON.stringify and no UTF-8 encoding per request. At 1,000 rows a page (~390 kB) those were ~4 of the ~5 ms
-// a request cost (docs/search-index.md, "Answer documents"); they still cost the same once per row here, when
-// the index is built.
+// JSON.stringify and no UTF-8 encoding per request, where most of a large page's time went (docs/search-index.md,
+// "Answer documents"); they cost the same once per row here, when the index is built.
 //
 // A branch's record starts with the head office it is asked under (spec §4.3), the one field that is not the
 // row's own: its document holds a placeholder of the same length (head office codes are six characters that
 // JSON writes as they are), and each answer writes the asked head office over it.
 //
 // With index snapshots on (snapshot.ts), the bytes stay in the snapshot file and each answer reads its rows'
-// runs from there (`FileBytes`): the ~600 MB of a million-row index are then the operating system's page cache,
-// shared and evictable, not the server's resident memory (the memory target). A read of a cached run
-// costs about 1 µs; a page of 20 scattered rows, about 20 of them.
+// runs from there (`FileBytes`): a large index is then the operating system's page cache, shared and evictable,
+// not the server's resident memory (the memory target); a page of scattered rows is a read a run.
 
 import { close, closeSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -198,7 +196,7 @@ export function documentSource(table: Pick<DocumentTable, 'bytes'>): DocumentSou
     close() {
       // Closed on libuv's thread pool, not here: the last descriptor of a snapshot already removed (a newer one
       // replaced it) frees the file's blocks as it closes, and on a file system mounted with `discard` that waits
-      // for the disk (seen: a serving thread's event loop held 21–39 ms in ext4_evict_inode → blkdev_issue_discard).
+      // for the disk (seen: a serving thread's event loop held in ext4_evict_inode → blkdev_issue_discard).
       if (open) close(fd, () => {});
       open = false;
     },
@@ -207,13 +205,11 @@ export function documentSource(table: Pick<DocumentTable, 'bytes'>): DocumentSou
 
 /**
  * Keeps answer documents kept in a file (an index snapshot's) in the page cache while they serve. The kernel may
- * page out file pages nobody read for a while: this VM's kernel runs DAMON's `pageout` on physical pages idle for
- * 60 s or more (/sys/kernel/mm/damon/admin/kdamonds/0: age ≥ 12 aggregations of 5 s), memory pressure does the same
- * elsewhere. A row no teller asked for in a minute then waits for the disk: measured, the import-under-load's first
- * window read 57.7 MB from storage, its p99 109 ms (the other windows 11–21 ms). So the files are read through
- * every `everyMs` (30 s: under that minute), 1 MB at a time on libuv's pool with a pause between reads, into one
- * buffer that is thrown away: about 0.1 s of one core's time per pass for the 600 MB of a million-row index, and
- * nothing on the event loop. Reading a page marks it accessed, so it stays. Documents in memory need none of this.
+ * page out file pages nobody read for a while (a VM's DAMON `pageout` of pages idle a minute, or memory pressure),
+ * and a row no teller asked for lately then waits for the disk (the replace under load's p99 shows it). So the
+ * files are read through every `everyMs` (under that minute), 1 MB at a time on libuv's pool with a pause between
+ * reads, into one buffer that is thrown away: nothing on the event loop. Reading a page marks it accessed, so it
+ * stays. Documents in memory need none of this.
  */
 export class PageCacheKeeper {
   private files: FileBytes[] = [];

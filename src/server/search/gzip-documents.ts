@@ -76,9 +76,8 @@ function shiftOf(length: number): number {
 
 /**
  * Multiplying by a fixed a(x), as four table lookups (one per byte of b: multmodp is linear in b), for the shifts
- * of the lengths documents have: a page's CRC is two such products per row (below), and the bit-by-bit loop took
- * ~0.1 µs each. Made when a length is first met: 32 products and 1,024 exclusive-ors; 4 kB each, and documents
- * have a few hundred lengths.
+ * of the lengths documents have: a page's CRC is two such products per row (below). Made when a length is first
+ * met (32 products and 1,024 exclusive-ors, 4 kB); documents have a few hundred lengths.
  */
 const SHIFT_TABLES = new Map<number, Uint32Array>();
 
@@ -133,7 +132,7 @@ export interface NativeZlib {
 /**
  * One raw-deflate stream for every row of a table: each row written with Z_FULL_FLUSH, which ends its blocks on
  * a byte boundary and forgets everything before it (the row can be put after any bytes). Driven through the
- * native handle: `deflateRawSync` per row builds a stream and its 256 kB of state each time (~20 µs a row).
+ * native handle: `deflateRawSync` per row would build a stream and its state each time.
  */
 class RowDeflater {
   private readonly stream: DeflateRaw;
@@ -144,7 +143,7 @@ class RowDeflater {
   private readonly state: Uint32Array;
 
   constructor() {
-    // Made once, at build time: the best compression (each row takes ~20 µs at any level: a block per row).
+    // Made once, at build time: the best compression (a block per row costs about the same at any level).
     const stream = new DeflateRaw({ level: zlib.Z_BEST_COMPRESSION, memLevel: RowDeflater.MEM_LEVEL });
     const internals = stream as unknown as { _handle?: NativeZlib; _writeState?: Uint32Array };
     if (typeof internals._handle?.writeSync !== 'function' || !(internals._writeState instanceof Uint32Array))
@@ -154,7 +153,7 @@ class RowDeflater {
     this.stream = stream;
   }
 
-  /** Frees zlib's state (about 256 kB) now rather than when the collector finds the stream. */
+  /** Frees zlib's state now rather than when the collector finds the stream. */
   close(): void {
     this.stream.close();
   }

@@ -196,8 +196,7 @@ export class SearchService {
       .then(async ({ index, handed }) => {
         // The first index warms up through the routes (the JIT, before /readyz says ready), here and in the
         // serving threads at once. A later one does not: the code is warm, its worker found what tellers searched
-        // lately, and a warm-up's cold searches would each hold the event loop while lookups wait (0.3 s each at
-        // 1M rows).
+        // lately, and a warm-up's cold searches would each hold the event loop while lookups wait.
         const handOn = this.options.handOn?.(handed);
         if (!this.current) await this.warm(index);
         await handOn;

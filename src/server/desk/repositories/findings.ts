@@ -117,8 +117,8 @@ export class FindingsRepository {
           ? 'bank_code, seq'
           : 'seq';
     // Two steps: the page's positions from the index alone (the entries skipped over are never read), then
-    // those entries. In one query the planner may walk the table by position instead (a page of one bank deep
-    // in a million entries read 150,000 of them: 40–80 ms).
+    // those entries. In one query the planner may walk the table by position instead, reading every entry
+    // before the page.
     const positions = await this.db.all(
       `SELECT seq FROM desk_diff WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
       [...params, query.pageSize, (query.pageNumber - 1) * query.pageSize],

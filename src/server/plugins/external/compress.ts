@@ -7,22 +7,16 @@ import fp from 'fastify-plugin';
 export const COMPRESS_THRESHOLD_BYTES = 1024;
 /**
  * Brotli quality and gzip level for answers compressed per request (the JSON of the lookups): the fastest of
- * each. Measured with `npm run bench:compression -- --rounds 10` on the bench's distinct branch searches (real
- * data, 515 answers of 8.9 KB on average): Brotli 0 takes 24 µs an answer for 21.0 % of its size, Brotli 1
- * 32 µs for 20.3 %, Brotli 4 95 µs for 17.6 %; gzip 1 49 µs for 19.1 %, gzip 4 67 µs for 17.9 %. At Brotli 4
- * the compression cost about as much as the search itself, and the compressed lookups answered 0.69 of the
- * uncompressed throughput at 1M rows; at Brotli 0, 0.85–0.87 (docs/compression-and-caching.md). A few hundred
- * bytes more per answer cost a teller less than that CPU costs everyone. Quality 11 (zlib's default) would cost
- * hundreds of milliseconds per large answer.
+ * each, measured with `npm run bench:compression` (docs/compression-and-caching.md): at higher levels the
+ * compression costs about as much as the search itself, for a few hundred bytes fewer per answer.
  */
 export const BROTLI_QUALITY = 0;
 export const GZIP_LEVEL = 1;
 /**
  * Answers up to this size are compressed in one synchronous call on the event loop instead of through a zlib
  * stream on libuv's pool (@fastify/compress's syncThreshold; its default on 2 cores is 8 KB): a search page of
- * 50 rows (about 22 KB) costs less compressed at once than a stream's setup, its pool hop and its callbacks.
- * Measured with `npm run bench -- --real --only "typical, distinct"` (docs/compression-and-caching.md): the
- * compressed ÷ uncompressed throughput went from 0.49–0.78 (mean 0.66, 4 runs) to 0.78–1.03 (mean 0.87, 3 runs).
+ * 50 rows costs less compressed at once than a stream's setup, its pool hop and its callbacks
+ * (docs/compression-and-caching.md).
  */
 export const SYNC_COMPRESS_MAX_BYTES = 64 * 1024;
 

@@ -164,9 +164,7 @@ export function operationRoutes(operations: readonly Operation[]) {
             take: bodies.take,
             // A function, not a getter: an object literal with an accessor kept every request's objects (request,
             // reply, headers, answer) alive through the young generation's collections into the old one, where
-            // they stayed until a full collection: 17–22 % of what a lookup allocated was promoted, the old space
-            // of each serving thread grew to 130–150 MB while serving, and the scavenges cost 3–4× their time
-            //.
+            // they stayed until a full collection: the serving threads' memory grew and the scavenges slowed.
             gzipFrom: () =>
               compression.searchAnswerAsGzip(request.headers['accept-encoding']) ? COMPRESS_THRESHOLD_BYTES : undefined,
             sendPooled: (body, encoding) => send(request, reply, body, { pooled: true, encoding }),

@@ -47,9 +47,9 @@ function threadNice(): number {
 /**
  * The session settings of a background thread's connections to a database on this machine: no parallel workers.
  * A parallel worker is a backend of its own, started by the postmaster at its priority and in a session of its
- * own, so it would not yield with the backend it helps. Measured: an import's index builds (swapIn) ran two at
- * full priority, and the lookups' p99 rose to 150–236 ms for the seconds they ran. So such a backend works alone
- * (an import's index builds take longer; the lookups keep the CPU). Sent at connection start (`options`).
+ * own, so it would not yield with the backend it helps (an import's index builds then ran at full priority, and
+ * the replace under load's p99 rose for the seconds they ran). So such a backend works alone (an import's index
+ * builds take longer; the lookups keep the CPU). Sent at connection start (`options`).
  */
 export function backgroundSessionOptions(connectionString: string): string | undefined {
   let host: string | undefined;

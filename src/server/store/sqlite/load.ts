@@ -8,7 +8,7 @@ import { ChangeNotHeldError, DataSetChangedError, PUBLISHING_SQL, SERVED_TABLES,
 
 /** Rows written between two steps of a load (a power of two, less one: a mask). */
 const WRITE_STEP_ROWS = 2 ** 14 - 1;
-/** Page cache of a connection while it writes a load: a 300,000-branch load is about 200 MB. */
+/** Page cache of a connection while it writes a load (KiB), enough for a large load's indexes. */
 const LOAD_CACHE_KIB = 1024 * 1024;
 /** SQLite's default. */
 const WAL_AUTOCHECKPOINT_PAGES = 1000;
