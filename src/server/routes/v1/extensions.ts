@@ -38,9 +38,8 @@ export const extensionOperations = [
     response: codeLookupResponse,
     partnerData: true,
     dataVersion: true,
-    async handle({ app, request, reply, params: { code } }) {
-      const index = app.searchIndex.index(request);
-      reply.header('x-data-version', index.version);
+    async handle({ app, searchIndex, params: { code } }) {
+      const index = searchIndex();
       const formats = codeFormatsOf(code);
       const countryName = (country: string) => app.reference.country(country)?.name ?? country;
       const data = findCode(index, code, formats, countryName);
@@ -80,9 +79,8 @@ export const extensionOperations = [
     response: browseResponse,
     partnerData: true,
     dataVersion: true,
-    async handle({ app, request, reply, query }) {
-      const index = app.searchIndex.index(request);
-      reply.header('x-data-version', index.version);
+    async handle({ searchIndex, query }) {
+      const index = searchIndex();
       return browseBranches(index.extensionView, {
         ...query,
         pageNumber: query.pageNumber ?? 1,
@@ -103,9 +101,8 @@ export const extensionOperations = [
     partnerData: true,
     dataVersion: true,
     errors: [{ status: 404, description: 'Not Found: the data served now holds no branch with this id.' }],
-    async handle({ app, request, reply, params: { branchId } }) {
-      const index = app.searchIndex.index(request);
-      reply.header('x-data-version', index.version);
+    async handle({ app, searchIndex, params: { branchId } }) {
+      const index = searchIndex();
       const countryName = (country: string) => app.reference.country(country)?.name ?? country;
       const data = branchDetailOf(index, branchId, countryName, (country) => branchCodeName(country, 'en'));
       if (!data) throw new ProblemError('notFound', `No branch has the id ${branchId} in the data served now.`);

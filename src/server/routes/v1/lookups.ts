@@ -26,9 +26,8 @@ export const lookupOperations = [
     response: agentsResponse,
     partnerData: true,
     dataVersion: true,
-    async handle({ app, request, query, reply, take, gzipFrom, sendPooled }) {
-      const index = app.searchIndex.index(request);
-      reply.header('x-data-version', index.version);
+    async handle({ searchIndex, query, take, gzipFrom, sendPooled }) {
+      const index = searchIndex();
       const search = { ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE };
       // The page's JSON is written from the records' JSON kept in the index (search/documents.ts), or its gzip
       // from their gzip records (search/gzip-documents.ts).
@@ -72,9 +71,8 @@ export const lookupOperations = [
     response: branchesResponse,
     partnerData: true,
     dataVersion: true,
-    async handle({ app, request, query, reply, take, gzipFrom, sendPooled }) {
-      const index = app.searchIndex.index(request);
-      reply.header('x-data-version', index.version);
+    async handle({ searchIndex, query, take, gzipFrom, sendPooled }) {
+      const index = searchIndex();
       const search = { ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE };
       const answer = index.branchesAnswer(search, take, gzipFrom());
       return sendPooled(answer.body, answer.encoding);

@@ -4,6 +4,7 @@ import { syncHook } from '../../plugins/sync-hook';
 import { COMPRESS_THRESHOLD_BYTES } from '../../plugins/external/compress';
 import { AnswerCompression, LoadGauge, type Encoding } from '../../search/answer-compression';
 import { BodyPool } from '../../search/body-pool';
+import type { SearchIndex } from '../../search/search-index';
 import { parseRequest, type Semantic } from '../../validation';
 
 // One declaration per operation: its path, what the API reference says of it, its query (and path) schema, the
@@ -20,6 +21,8 @@ export interface OperationContext<Q, P> {
   reply: FastifyReply;
   query: Q;
   params: P;
+  /** The search index this request reads (the data version being served), named in `x-data-version` (dataVersion). */
+  searchIndex: () => SearchIndex;
   /** A buffer of `length` bytes from the app's pool, for a search answer written by the index. */
   take: (length: number) => Buffer;
   /**
@@ -65,11 +68,11 @@ export interface Operation<
   response: R;
   /** Partner data: `cache-control: no-store` on every answer, errors included (set before anything else). */
   partnerData?: boolean;
-  /** The handler names the data version its answer came from in `x-data-version` (the searches of the index). */
-  dataVersion?: boolean;
   /** A reference list: the answer carries an ETag of the data version, and If-None-Match naming it gets a 304. */
   etag?: boolean;
   /** Statuses besides 200/400/401/403/414/429/500/503 this operation answers (documented). */
+  /** The handler names the data version its answer came from in `x-data-version` (searchIndex, below). */
+  dataVersion?: boolean;
   errors?: { status: 404; description: string }[];
   handle(
     context: OperationContext<z.output<Q>, P extends z.ZodObject ? z.output<P> : undefined>,
@@ -161,6 +164,11 @@ export function operationRoutes(operations: readonly Operation[]) {
             reply,
             query,
             params,
+            searchIndex: () => {
+              const index = app.searchIndex.index(request);
+              reply.header('x-data-version', index.version);
+              return index;
+            },
             take: bodies.take,
             // A function, not a getter: an object literal with an accessor kept every request's objects (request,
             // reply, headers, answer) alive through the young generation's collections into the old one, where

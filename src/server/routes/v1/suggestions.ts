@@ -18,9 +18,8 @@ export const suggestionOperations = [
     response: suggestionsResponse,
     partnerData: true,
     dataVersion: true,
-    async handle({ app, request, reply, query }) {
-      const index = app.searchIndex.index(request);
-      reply.header('x-data-version', index.version);
+    async handle({ searchIndex, query }) {
+      const index = searchIndex();
       return agentSuggestions(index, query);
     },
   }),
@@ -36,9 +35,8 @@ export const suggestionOperations = [
     response: suggestionsResponse,
     partnerData: true,
     dataVersion: true,
-    async handle({ app, request, reply, query }) {
-      const index = app.searchIndex.index(request);
-      reply.header('x-data-version', index.version);
+    async handle({ searchIndex, query }) {
+      const index = searchIndex();
       return branchSuggestions(index, query);
     },
   }),
