@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/server/config';
-import { openStore } from '../src/server/open-store';
+import { openConfiguredStore } from '../src/server/open-store';
 import { IMPORT_KINDS, type ImportKind } from '../src/server/importer/kinds';
 import { exportCsv } from '../src/server/importer/exporter';
 
@@ -20,12 +19,7 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const config = loadConfig();
-  const store = await openStore({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    log: (m) => console.error(m),
-  });
+  const store = await openConfiguredStore();
   try {
     const { csv, rows } = await exportCsv(store, kind as ImportKind, { country: values.country?.toUpperCase() });
     if (values.out) {

@@ -1,8 +1,7 @@
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { MultiBar, type SingleBar } from 'cli-progress';
-import { loadConfig } from '../src/server/config';
-import { openStore } from '../src/server/open-store';
+import { openConfiguredStore } from '../src/server/open-store';
 import { IMPORT_KINDS, type ImportKind } from '../src/server/importer/kinds';
 import { formatDifference } from '../src/server/desk/format';
 import { formatReport, importFile } from '../src/server/desk/shell-import';
@@ -36,12 +35,7 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const config = loadConfig();
-  const store = await openStore({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    log: (m) => console.error(m),
-  });
+  const store = await openConfiguredStore();
   // A bar of the rows validated is for people watching a terminal; logs and pipes get the phase lines, a line at
   // each quarter of the rows, and the summary.
   const bars = process.stderr.isTTY

@@ -3,11 +3,10 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { OPS_ROLES, opsAccountName, opsPassword, opsRole, type OpsRole } from '../src/contract/ops-auth';
-import { loadConfig } from '../src/server/config';
 import { addAccount, changeAccount, publicAccount } from '../src/server/desk/accounts';
 import { recordOpsEvent } from '../src/server/desk/engine';
 import { WeakPasswordError } from '../src/server/desk/password-policy';
-import { openStore } from '../src/server/open-store';
+import { openConfiguredStore } from '../src/server/open-store';
 import { opsAccountsOf } from '../src/server/store/ops-accounts';
 
 // `npm run ops-user -- <command>`: the operations desk's accounts in the configured store (DATA_DIR's SQLite
@@ -101,13 +100,7 @@ async function main() {
   }
   const account = name?.success ? name.data : '';
 
-  const config = loadConfig();
-  const store = await openStore({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    seedOnStart: config.SEED_ON_START,
-    log: (m) => console.error(m),
-  });
+  const store = await openConfiguredStore();
   const accounts = opsAccountsOf(store);
   // The operator at the shell, as `npm run import` names them: the actor of the audit rows, and the creator of an
   // account, the grantor of its roles and the setter of its password (four eyes).

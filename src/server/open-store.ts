@@ -4,6 +4,7 @@ import type { LookupStore } from './store/store';
 import { SqliteStore } from './store/sqlite/sqlite-store';
 import { PgStore, type PgStoreOptions } from './store/postgres/pg-store';
 import { buildSeedDataSet } from './seed/seed';
+import { loadConfig } from './config';
 
 export const SQLITE_FILE_NAME = 'lookup.sqlite';
 
@@ -108,3 +109,12 @@ function hasSqliteHeader(file: string): boolean {
     closeSync(fd);
   }
 }
+
+/** The store the environment's configuration names (DATA_DIR, DATABASE_URL, SEED_ON_START), for a command line. */
+export const openConfiguredStore = (config = loadConfig()): Promise<LookupStore> =>
+  openStore({
+    dataDir: config.DATA_DIR,
+    databaseUrl: config.DATABASE_URL,
+    seedOnStart: config.SEED_ON_START,
+    log: (m) => console.error(m),
+  });

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
@@ -145,3 +146,7 @@ export function attachment(fileName: string): string {
     ? `attachment; filename="${fileName}"`
     : `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
+
+/** Sends `body` as a download named `fileName`: its content type from the name, its Content-Disposition. */
+export const sendAttachment = (reply: FastifyReply, fileName: string, body: string | Uint8Array) =>
+  reply.type(contentTypeOf(fileName)).header('content-disposition', attachment(fileName)).send(body);

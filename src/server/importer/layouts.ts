@@ -150,19 +150,10 @@ const IFSC_BOOLEANS = { neft: 'NEFT', rtgs: 'RTGS', imps: 'IMPS', upi: 'UPI' } a
 
 function ifscPublicReader(header: readonly string[], columns: readonly string[]): LayoutReader {
   const at = (name: string) => header.findIndex((h) => h.toUpperCase() === name);
-  const [bank, ifsc, branch, centre, district, state, address, contact, city, micr, swift] = [
-    'BANK',
-    'IFSC',
-    'BRANCH',
-    'CENTRE',
-    'DISTRICT',
-    'STATE',
-    'ADDRESS',
-    'CONTACT',
-    'CITY',
-    'MICR',
-    'SWIFT',
-  ].map(at);
+  // Each heading of the list by its name, as the contract spells them (a heading the file lacks: -1, an empty cell).
+  const [bank, ifsc, branch, centre, district, state, address, contact, city, micr, swift] = (
+    ['BANK', 'IFSC', 'BRANCH', 'CENTRE', 'DISTRICT', 'STATE', 'ADDRESS', 'CONTACT', 'CITY', 'MICR', 'SWIFT'] as const
+  ).map((name: (typeof IFSC_PUBLIC_COLUMNS)[number]) => at(name));
   const flags = Object.entries(IFSC_BOOLEANS).map(([field, heading]) => [field, at(heading)] as const);
   const extra = columns.includes('micr');
   return {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { type City, type PayoutNetwork, type PayoutType } from '../../../contract';
-import type { AgentRow, BranchRow, DataSet, DataSetVisitor } from '../../domain/data-set';
+import type { AgentRow, BranchRow, DataSet, DataSetSource, DataSetVisitor } from '../../domain/data-set';
 import { AGENT_TABLE, BRANCH_TABLE, selectColumns } from '../../domain/kind-columns';
 import {
   StoreUnavailableError,
@@ -74,6 +74,13 @@ const offersMode = (p: Parameters, deliveryMode: number) =>
   `EXISTS (SELECT 1 FROM head_office_delivery_modes m WHERE m.head_office_code = h.code AND m.delivery_mode = ${p.add(deliveryMode)})`;
 
 /** Every table readDataSet reads (the served data set and its version). */
+
+/** The data set's files as data_sources keeps them: their countries space-separated. */
+const SOURCES_SQL =
+  'SELECT kind, file, sha256, rows, imported_at AS "importedAt", countries FROM data_sources ORDER BY kind, file';
+type SourceRow = Required<Omit<DataSetSource, 'countries'>> & { countries: string };
+const sourcesOf = (rows: SourceRow[]): DataStatus['sources'] =>
+  rows.map((r) => ({ ...r, countries: r.countries.split(' ').filter(Boolean) }));
 
 export class PgStore implements LookupStore {
   readonly engine = 'postgres' as const;
@@ -178,15 +185,7 @@ export class PgStore implements LookupStore {
   }
 
   async dataStatus(): Promise<DataStatus> {
-    const rows = await this.query<{
-      kind: string;
-      file: string;
-      sha256: string;
-      rows: number;
-      importedAt: string;
-      countries: string;
-    }>('SELECT kind, file, sha256, rows, imported_at AS "importedAt", countries FROM data_sources ORDER BY kind, file');
-    return { sources: rows.map((r) => ({ ...r, countries: r.countries.split(' ').filter(Boolean) })) };
+    return { sources: sourcesOf(await this.query<SourceRow>(SOURCES_SQL)) };
   }
 
   /**
@@ -237,16 +236,7 @@ export class PgStore implements LookupStore {
           `SELECT code, country, name, network_name AS "networkName", payout_type AS "payoutType", demo_locations AS "demoLocations"
            FROM head_offices ORDER BY position`,
         );
-        const sources = await all<{
-          kind: string;
-          file: string;
-          sha256: string;
-          rows: number;
-          importedAt: string;
-          countries: string;
-        }>(
-          'SELECT kind, file, sha256, rows, imported_at AS "importedAt", countries FROM data_sources ORDER BY kind, file',
-        );
+        const sources = await all<SourceRow>(SOURCES_SQL);
         const dataSet: DataSet = {
           countries: await all('SELECT code, name, currency FROM receiving_countries ORDER BY code'),
           deliveryModes: await all('SELECT value, name FROM delivery_modes ORDER BY value'),
@@ -259,7 +249,7 @@ export class PgStore implements LookupStore {
           })),
           branches: [],
           agents: [],
-          sources: sources.map((r) => ({ ...r, countries: r.countries.split(' ').filter(Boolean) })),
+          sources: sourcesOf(sources),
         };
         const branches = `SELECT ${selectColumns(BRANCH_TABLE)} FROM ${BRANCH_TABLE.table} ORDER BY id`;
         const agents = `SELECT ${selectColumns(AGENT_TABLE)} FROM ${AGENT_TABLE.table} ORDER BY id`;

@@ -28,6 +28,7 @@ import { toCsvCell } from '../../../../contract/csv-cell';
 import { detectedLayout, fileReading, type FileReading } from '../../../../contract/ops-files';
 import { detectFileLayout } from '../../../importer/layouts';
 import { ProblemError } from '../../../problems';
+import { sendAttachment } from '../../../desk/version-files';
 import { defineOpsOperation } from './ops-operation';
 import { checkScope, isEditsRequest, parseScopeField, stageEdits } from './edits';
 import { editsBody, type ChangeScope } from '../../../../contract/ops-edits';
@@ -283,10 +284,7 @@ export const changeOperations = [
         const safe = (v: string | null) => toCsvCell(v ?? '');
         rows.push(stringify([[p.row ?? '', p.column ?? '', safe(p.value), p.rule, safe(p.message)]]));
       }
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="change-${params.id}-problems.csv"`)
-        .send(rows.join(''));
+      return sendAttachment(reply, `change-${params.id}-problems.csv`, rows.join(''));
     },
   }),
   defineOpsOperation({

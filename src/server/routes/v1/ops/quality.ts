@@ -5,6 +5,7 @@ import {
   type QualityFinding,
 } from '../../../../contract/ops-quality';
 import { qualityCsv, qualityFindings, reportOfFindings } from '../../../desk/quality';
+import { sendAttachment } from '../../../desk/version-files';
 import type { LookupStore } from '../../../store/store';
 import { defineOpsOperation } from './ops-operation';
 
@@ -52,10 +53,7 @@ export const qualityOperations = [
     produces: 'text/csv',
     async handle({ app, reply, params }) {
       const { findings } = await findingsOf(app.store);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="quality-${params.check}.csv"`)
-        .send(qualityCsv(findings, params.check));
+      return sendAttachment(reply, `quality-${params.check}.csv`, qualityCsv(findings, params.check));
     },
   }),
 ];

@@ -3,13 +3,7 @@ import { versionCompareQuery, versionComparison, versionIdParams } from '../../.
 import { deskDbOf } from '../../../desk/db';
 import { releaseNoteOf } from '../../../desk/release-note';
 import { compareVersions } from '../../../desk/version-compare';
-import {
-  VERSION_FILE_TYPES,
-  attachment,
-  contentTypeOf,
-  originalFileOf,
-  versionDataOf,
-} from '../../../desk/version-files';
+import { VERSION_FILE_TYPES, originalFileOf, sendAttachment, versionDataOf } from '../../../desk/version-files';
 import { defineOpsOperation } from './ops-operation';
 
 // Published versions to take away and compare: the original file, the data in the import format, a release note
@@ -52,10 +46,7 @@ export const versionOperations = [
     errors: [KEPT_404],
     async handle({ app, reply, params }) {
       const file = await originalFileOf(deskDbOf(app.store), params.id);
-      return reply
-        .type(contentTypeOf(file.fileName))
-        .header('content-disposition', attachment(file.fileName))
-        .send(file.bytes);
+      return sendAttachment(reply, file.fileName, file.bytes);
     },
   }),
   defineOpsOperation({
@@ -72,10 +63,7 @@ export const versionOperations = [
     errors: [KEPT_404],
     async handle({ app, reply, params }) {
       const { version, bytes } = await versionDataOf(deskDbOf(app.store), params.id);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', attachment(`version-${version.id}-${version.kind}.csv`))
-        .send(bytes);
+      return sendAttachment(reply, `version-${version.id}-${version.kind}.csv`, bytes);
     },
   }),
   defineOpsOperation({
@@ -92,10 +80,7 @@ export const versionOperations = [
     errors: [KEPT_404],
     async handle({ app, reply, params }) {
       const note = await releaseNoteOf(deskDbOf(app.store), params.id);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', attachment(note.fileName))
-        .send(note.csv);
+      return sendAttachment(reply, note.fileName, note.csv);
     },
   }),
 ];
