@@ -17,6 +17,7 @@ import { DataStatusFooter } from '../features/data-status/components/data-status
 import { ReceivingSelector } from '../features/receiving-selector/components/receiving-selector';
 import { LanguageSwitch } from '../components/ui/language-switch';
 import { ServiceNotAnswering } from '../components/ui/service-not-answering';
+import { SkipLink } from '../components/ui/skip-link';
 import { useCorrespondentId } from '../lib/correspondent-id';
 import { selectionSearch } from '../lib/url-state';
 import { paths } from './paths';
@@ -62,17 +63,7 @@ export function Layout({ children }: { children: ReactNode }) {
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
-      <Box
-        component="a"
-        href="#main"
-        sx={{
-          position: 'absolute',
-          left: -9999,
-          '&:focus': { left: 8, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1 },
-        }}
-      >
-        {t('app.skipToContent')}
-      </Box>
+      <SkipLink />
       {/* On a phone the bar is one line (≤ 64 px) and the code box, selector and tabs follow it in the
           page; on wider screens they stay in the sticky bar. */}
       <AppBar position="sticky" component="header" sx={{ position: { xs: 'static', sm: 'sticky' } }}>

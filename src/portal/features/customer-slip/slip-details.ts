@@ -2,6 +2,7 @@ import type { TFunction } from 'i18next';
 import type { Agent, BranchDetail } from '../../../contract';
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../../contract/constants';
 import { branchCodeName, paymentRails } from '../../../contract/countries';
+import { railText } from '../../lib/payment-rails';
 
 /** What a slip is about: a bank branch (delivery mode 04) or an agent of a payout network. */
 export type SlipSubject =
@@ -40,15 +41,13 @@ export function slipRows(subject: SlipSubject, country: SlipCountry, t: TFunctio
     add('address', t('slip.address'), joined([b.branchLocation, b.address, b.city, b.district, state]));
     add('country', t('slip.country'), b.receivingCountryName);
     add('currency', t('common.payoutCurrency'), country.currency);
-    const rail = (held: boolean | null | undefined) =>
-      held === null || held === undefined
-        ? t('branchDetail.notHeld')
-        : held
-          ? t('branchDetail.yes')
-          : t('branchDetail.no');
     const rails = paymentRails(b.receivingCountry);
     if (rails.length > 0)
-      add('rails', t('slip.rails'), rails.map((name) => `${t(`branchDetail.${name}`)}: ${rail(b[name])}`).join(', '));
+      add(
+        'rails',
+        t('slip.rails'),
+        rails.map((name) => `${t(`branchDetail.${name}`)}: ${railText(t, b[name])}`).join(', '),
+      );
     return rows;
   }
   const a = subject.agent;

@@ -12,6 +12,7 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import { useTranslation } from 'react-i18next';
 import type { OpsRole } from '../../../../contract/ops-auth';
 import { LanguageSwitch } from '../../../components/ui/language-switch';
+import { SkipLink } from '../../../components/ui/skip-link';
 import { useSignOut } from '../../../features/ops-session/api/sign-out';
 import { WaitingCount } from '../../../features/ops-changes/components/waiting-count';
 
@@ -40,17 +41,7 @@ export function OpsLayout({ user, children }: { user?: { name: string; roles: Op
   const current = screens.find((screen) => location.startsWith(screen.path))?.path ?? false;
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
-      <Box
-        component="a"
-        href="#main"
-        sx={{
-          position: 'absolute',
-          left: -9999,
-          '&:focus': { left: 8, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1 },
-        }}
-      >
-        {t('app.skipToContent')}
-      </Box>
+      <SkipLink />
       <AppBar position="static" component="header" sx={{ bgcolor: '#263238' }}>
         <Toolbar variant="dense" sx={{ gap: 1, flexWrap: 'wrap', py: 0.5 }}>
           <Typography component="p" variant="h6" sx={{ flexGrow: 1, fontSize: { xs: '1rem', sm: '1.25rem' } }}>

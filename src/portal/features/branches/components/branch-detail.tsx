@@ -14,6 +14,7 @@ import { CopyButton } from '../../../components/ui/copy-button';
 import { ProblemAlert } from '../../../components/ui/problem-alert';
 import { useBranch } from '../api/get-branch';
 import { currencyLabel } from '../../../lib/currency';
+import { railText } from '../../../lib/payment-rails';
 
 const TITLE_ID = 'branch-detail-title';
 
@@ -64,12 +65,6 @@ function Fields({ rows }: { rows: { label: string; value: ReactNode; testId: str
 function Detail({ branch, currency }: { branch: BranchDetail; currency: string | undefined }) {
   const { t, i18n } = useTranslation();
   const codeName = branchCodeName(branch.receivingCountry, i18n.language);
-  const rail = (held: boolean | null | undefined) =>
-    held === null || held === undefined
-      ? t('branchDetail.notHeld')
-      : held
-        ? t('branchDetail.yes')
-        : t('branchDetail.no');
   const text = (label: string, value: string | null | undefined, testId: string) => ({
     label,
     testId,
@@ -106,7 +101,7 @@ function Detail({ branch, currency }: { branch: BranchDetail; currency: string |
                   testId: 'rails',
                   value: rails.map((name) => (
                     <div key={name}>
-                      {t(`branchDetail.${name}`)}: {rail(branch[name])}
+                      {t(`branchDetail.${name}`)}: {railText(t, branch[name])}
                     </div>
                   )),
                 },

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { lookupHeaders } from '../../../../contract';
 import { ApiError, apiGet } from '../../../lib/api-client';
 import { saveCorrespondentId } from '../../../lib/correspondent-id';
+import { CORRESPONDENT_ID_INPUT } from './id-input';
 import { i18n, translateRule } from '../../../lib/i18n';
 
 // The form checks the id with the contract's own header schema (spec §5: two upper-case letters, then four
@@ -87,15 +88,7 @@ export function CorrespondentForm({
               : t('correspondent.invalid', { message: translateRule(error.message) })
             : t('correspondent.hint')
         }
-        slotProps={{
-          htmlInput: {
-            maxLength: 6,
-            spellCheck: false,
-            autoCorrect: 'off',
-            autoCapitalize: 'characters',
-            style: { textTransform: 'uppercase', fontFamily: 'monospace' },
-          },
-        }}
+        slotProps={CORRESPONDENT_ID_INPUT}
       />
       <Button type="submit" variant="contained" loading={checking}>
         {submitLabel ?? t('correspondent.signIn')}

@@ -6,6 +6,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { saveCorrespondentId } from '../../../lib/correspondent-id';
+import { CORRESPONDENT_ID_INPUT } from './id-input';
 
 /** The id of the first field of the screens: the receiving country (receiving-selector.tsx). */
 const FIRST_FIELD_ID = 'receiving-country';
@@ -66,15 +67,7 @@ export function SignIn() {
           autoComplete="off"
           error={Boolean(problem)}
           helperText={problem ?? t('correspondent.hint')}
-          slotProps={{
-            htmlInput: {
-              maxLength: 6,
-              spellCheck: false,
-              autoCorrect: 'off',
-              autoCapitalize: 'characters',
-              style: { textTransform: 'uppercase', fontFamily: 'monospace' },
-            },
-          }}
+          slotProps={CORRESPONDENT_ID_INPUT}
         />
         <Button type="submit" variant="contained" loading={checking}>
           {t('correspondent.signIn')}
