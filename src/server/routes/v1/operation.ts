@@ -68,11 +68,11 @@ export interface Operation<
   response: R;
   /** Partner data: `cache-control: no-store` on every answer, errors included (set before anything else). */
   partnerData?: boolean;
+  /** The handler names the data version its answer came from in `x-data-version` (searchIndex, below). */
+  dataVersion?: boolean;
   /** A reference list: the answer carries an ETag of the data version, and If-None-Match naming it gets a 304. */
   etag?: boolean;
   /** Statuses besides 200/400/401/403/414/429/500/503 this operation answers (documented). */
-  /** The handler names the data version its answer came from in `x-data-version` (searchIndex, below). */
-  dataVersion?: boolean;
   errors?: { status: 404; description: string }[];
   handle(
     context: OperationContext<z.output<Q>, P extends z.ZodObject ? z.output<P> : undefined>,
