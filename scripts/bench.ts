@@ -6,7 +6,6 @@ import { parseArgs } from 'node:util';
 import { readSeedFiles } from '../src/server/seed/seed';
 import { LOOKUP_HEADERS, runLoad, type LoadResult } from './lib/bench-http';
 import { buildShapes, distinctBranchSearches, type Shape } from './lib/bench-shapes';
-import { runStagingBench } from './lib/bench-staging';
 import { runDeskBench } from './lib/bench-desk';
 import { replaceUnderLoad, type ReplaceResult } from './lib/bench-replace';
 import {
@@ -38,7 +37,6 @@ const { values } = parseArgs({
     out: { type: 'string' },
     threads: { type: 'string' },
     compare: { type: 'string' },
-    staging: { type: 'boolean', default: false },
     desk: { type: 'boolean', default: false },
     'desk-connections': { type: 'string', default: '4' },
     real: { type: 'boolean', default: false },
@@ -56,15 +54,14 @@ if (values.help) {
   --connections n      concurrent connections (default 32)
   --only regex         only the shapes whose name matches (e.g. "codes|browse")
   --out file           markdown table to write (default: the run's own results file in docs/benchmarks,
-                       sqlite-1m.md, postgres-1m.md, real-24k.md, desk.md or staging.md; the JSON goes to
+                       sqlite-1m.md, postgres-1m.md, real-24k.md or desk.md; the JSON goes to
                        .bench/results/)
   --threads n          serving threads over the one index (SERVING_THREADS; default: unset, the server's own
                        default, one per core; the report names the number used)
   --compare file.json  add a p99 column against another run's JSON
-  --staging            the operations desk's shape instead: stage a 1,000,000-row branch file (scripts/lib/bench-staging.ts)
   --desk               the desk's records instead: 1M branches, ten desk versions (built once in --data-dir, default
                        .bench/desk), record search and record pages, then a one-bank 1M-row scoped staging under
-                       load (scripts/lib/bench-desk.ts; writes docs/benchmarks/desk.md)
+                       load, its peak memory and diff pages (scripts/lib/bench-desk.ts; writes docs/benchmarks/desk.md)
   --desk-connections n connections of the desk's record shapes (default 4: analysts, one search at a time each)
   --real               the real data (data/seed, 24k branches) in a fresh folder, audit log on (LOG_LEVEL=info)
   --smoke              CI: the generator, the ceiling and one shape for 2 s each on the real data; no targets
@@ -124,10 +121,6 @@ const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0))
 const rps = (value: number) => value.toFixed(0);
 
 async function main() {
-  if (values.staging) {
-    const out = values.out ?? join('docs', 'benchmarks', 'staging.md');
-    process.exit((await runStagingBench({ rows: 1_000_000, port: 8400, out })) ? 0 : 1);
-  }
   if (values.desk) process.exit((await deskBench()) ? 0 : 1);
   const smoke = values.smoke;
   const seconds = smoke ? 2 : Number(values.seconds);

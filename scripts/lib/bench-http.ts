@@ -1,8 +1,7 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 
 // One timed run of wrk (C, epoll) against a loopback server, rotating through the shape's paths. A JavaScript
 // generator (autocannon) tops out near 3,400 req/s on the 2-core machine whatever the server; wrk reaches
@@ -38,8 +37,6 @@ export interface LoadOptions {
    * (wrk's delay()): a steady load below the machine's saturation. Unset: the closed loop at full speed.
    */
   thinkMs?: number;
-  /** Where wrk is started from (see WrkRelay); by default this process. */
-  relay?: WrkRelay;
 }
 
 interface WrkExit {
@@ -61,55 +58,6 @@ function startWrk(args: string[], env: Record<string, string>): Promise<WrkExit>
     );
     child.once('close', (code) => resolve({ code, out, err }));
   });
-}
-
-// The relay's program (plain JavaScript for `node -e`): one JSON line in per wrk run, one JSON line out when it ends.
-const RELAY = `
-const { spawn } = require('node:child_process');
-require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
-  const { id, command = 'wrk', args, env } = JSON.parse(line);
-  const child = spawn(command, args, { env: { ...process.env, ...env } });
-  let out = '', err = '';
-  const reply = (code, message) => process.stdout.write(JSON.stringify({ id, code, out, err: err + message }) + '\\n');
-  child.stdout.on('data', (chunk) => (out += chunk));
-  child.stderr.on('data', (chunk) => (err += chunk));
-  child.once('error', (error) => reply(-1, command + ' could not start (' + error.message + '); install it: apt-get install ' + command));
-  child.once('close', (code) => reply(code, ''));
-});
-`;
-
-/**
- * A small process that starts wrk runs for this one. The staging bench serves from its own process, which grows
- * to gigabytes while a change is published: starting a child from it (fork) then held its event loop for
- * 100–180 ms at every 5-second window (a CPU profile: ChildProcess.spawn), stalls the server's lookups would
- * not have. The relay is started while this process is small, and starts wrk from its own few megabytes.
- */
-export class WrkRelay {
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly pending = new Map<number, (exit: WrkExit) => void>();
-  private next = 0;
-
-  constructor() {
-    this.child = spawn(process.execPath, ['-e', RELAY]);
-    this.child.stderr.pipe(process.stderr);
-    createInterface({ input: this.child.stdout }).on('line', (line) => {
-      const { id, ...exit } = JSON.parse(line) as WrkExit & { id: number };
-      this.pending.get(id)?.(exit);
-      this.pending.delete(id);
-    });
-  }
-
-  run(args: string[], env: Record<string, string>, command = 'wrk'): Promise<WrkExit> {
-    const id = this.next++;
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve);
-      this.child.stdin.write(`${JSON.stringify({ id, command, args, env })}\n`);
-    });
-  }
-
-  close(): void {
-    this.child.stdin.end();
-  }
 }
 
 /**
@@ -183,7 +131,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       options.url,
     ];
     const env = { BENCH_PATHS: pathsFile };
-    const exit = await (options.relay ? options.relay.run(args, env) : startWrk(args, env));
+    const exit = await startWrk(args, env);
     if (exit.code !== 0) throw new Error(`wrk exited ${exit.code}: ${exit.err}${exit.out}`);
     const output = exit.out;
     const line = /^BENCH (\{.*\})$/m.exec(output);

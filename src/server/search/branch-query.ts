@@ -1,6 +1,6 @@
 import { placeNameVariants, type BankBranch, type Page } from '../../contract';
 import { pageOf, type BranchSearch } from '../store/store';
-import { codeHash, type OfficeEntry, type SearchIndexData } from './index-data';
+import { codeHash, placeFilters, type OfficeEntry, type SearchIndexData } from './index-data';
 import { TextIndex, postingsRows, type PostingsData } from './text-index';
 import { pageOfRanks } from './select';
 import {
@@ -81,11 +81,7 @@ export class BranchQuery extends IndexCore {
         for (let b = 0; b < banks.length; b++) banks[b] &= this.data.banks[b].code === code ? 1 : 0;
       else conditions.code = { banks: this.banksWhere(search.receivingCountry, (bank) => bank.code === code), routed };
     }
-    for (const [name, term] of [
-      ['addr1Lower', search.branchLocation],
-      ['addr2Lower', search.address],
-      ['districtLower', search.district],
-    ] as const) {
+    for (const [name, term] of placeFilters(search)) {
       if (term === undefined) continue;
       // A place known under two names (contract/place-aliases.ts) is found under either.
       const ids = this.matchingAny(

@@ -1,6 +1,7 @@
 import type { BankBranch, BankFacet, BrowseQuery, BrowseResponse, CityFacet, StateFacet } from '../../contract';
 import { pageOf } from '../store/store';
 import type { IndexView } from './search-index';
+import { placeFilters } from './index-data';
 
 // Browse to find: a head office's branches narrowed bank → state → city, each level listed with
 // its branch count. One pass over the rows of the head office's banks in answer order counts every level and
@@ -44,11 +45,7 @@ export function browseBranches(view: IndexView, search: BrowseSearch): BrowseRes
   );
   // Contains filters on places: the ids of the matching lower-cased texts, as flags by id.
   const texts: { column: Int32Array; ok: Uint8Array }[] = [];
-  for (const [name, term] of [
-    ['addr1Lower', search.branchLocation],
-    ['addr2Lower', search.address],
-    ['districtLower', search.district],
-  ] as const) {
+  for (const [name, term] of placeFilters(search)) {
     if (term === undefined) continue;
     const ok = new Uint8Array(tables[name].size);
     for (const id of view.matchingPlaces(name, search.receivingCountry, term)) ok[id] = 1;

@@ -160,3 +160,11 @@ function documentBytes(data: SearchIndexData): { documents: number; documentsInF
   }
   return sizes.documentsInFile ? sizes : { documents: sizes.documents };
 }
+
+/** A branch search's place filters, each with the lower-cased column it is matched in (contains, any case). */
+export const placeFilters = (search: { branchLocation?: string; address?: string; district?: string }) =>
+  [
+    ['addr1Lower', search.branchLocation],
+    ['addr2Lower', search.address],
+    ['districtLower', search.district],
+  ] as const;

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { changeDetail, changeSummary } from '../../../../contract/ops-changes';
 import {
@@ -13,13 +12,11 @@ import {
 import { ChangeFlow, countsInWords } from '../../../desk/change-flow';
 import { StaleChangeError } from '../../../desk/desk';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES } from '../../../problems';
-import { defineOpsOperation } from './ops-operation';
+import { CHANGE_404, changeId, defineOpsOperation, readChange } from './ops-operation';
 
 // The change flow over HTTP (desk/change-flow.ts): compare a stale change again, its comments, the other pending
 // changes of an overlapping scope, how many changes wait for the signed-in checker, and the 409 of an approval
 // that re-diffed the change, naming what happened with the new difference's counts.
-
-const changeId = z.strictObject({ id: z.string().min(1).max(64) });
 
 /**
  * The answer to an approval refused because another change was published since this one was diffed (the engine
@@ -60,25 +57,19 @@ export const changeFlowOperations = [
     params: changeId,
     response: changeDetail,
     status: 202,
-    errors: [
-      { status: 404, description: 'Not found: no such change.' },
-      { status: 409, description: 'Conflict: the change is not stale (nothing to compare again).' },
-    ],
+    errors: [CHANGE_404, { status: 409, description: 'Conflict: the change is not stale (nothing to compare again).' }],
     async handle({ app, actor, params }) {
       await app.desk.startRecheck(actor, params.id);
       return app.desk.get(params.id);
     },
   }),
   defineOpsOperation({
-    method: 'GET',
+    ...readChange,
     path: '/v1/ops/changes/{id}/comments',
     operationId: 'listChangeComments',
     summary: 'The comments on a change, oldest first',
     description: 'Who wrote each, when, and its text as written (plain text: a client shows it as text, never HTML).',
-    access: 'signedIn',
-    params: changeId,
     response: changeComments,
-    errors: [{ status: 404, description: 'Not found: no such change.' }],
     async handle({ app, params }) {
       await app.desk.get(params.id);
       return { data: await new ChangeFlow(app.store).comments(params.id) };
@@ -96,23 +87,20 @@ export const changeFlowOperations = [
     body: commentBody,
     response: changeComment,
     status: 201,
-    errors: [{ status: 404, description: 'Not found: no such change.' }],
+    errors: [CHANGE_404],
     async handle({ app, actor, params, body }) {
       await app.desk.get(params.id);
       return new ChangeFlow(app.store).addComment(actor, params.id, body);
     },
   }),
   defineOpsOperation({
-    method: 'GET',
+    ...readChange,
     path: '/v1/ops/changes/{id}/overlapping',
     operationId: 'listOverlappingChanges',
     summary: 'The other pending changes of an overlapping scope',
     description:
       'Staged or stale changes of the same kind sharing a country with this one (head offices and agents: every pending change of the kind); publishing either makes the other stale.',
-    access: 'signedIn',
-    params: changeId,
     response: overlappingChanges,
-    errors: [{ status: 404, description: 'Not found: no such change.' }],
     async handle({ app, params }) {
       const change = await app.desk.get(params.id);
       const ids = await new ChangeFlow(app.store).overlapping(change);

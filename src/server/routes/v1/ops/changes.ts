@@ -29,7 +29,7 @@ import { detectedLayout, fileReading, type FileReading } from '../../../../contr
 import { detectFileLayout } from '../../../importer/layouts';
 import { ProblemError } from '../../../problems';
 import { sendAttachment } from '../../../desk/version-files';
-import { defineOpsOperation } from './ops-operation';
+import { CHANGE_404, changeId, defineOpsOperation, readChange } from './ops-operation';
 import { checkScope, isEditsRequest, parseScopeField, stageEdits } from './edits';
 import { editsBody, type ChangeScope } from '../../../../contract/ops-edits';
 import { answerStale } from './change-flow';
@@ -39,7 +39,6 @@ import { approveConflict } from '../../../../contract/ops-flow';
 // stage, inbox, report, difference, four-eyes decisions, versions, rollback and the audit trail. The engine
 // (app.desk, desk/engine.ts) checks roles and four eyes itself too; its errors carry their status.
 
-const changeId = z.strictObject({ id: z.string().min(1).max(64) });
 const versionId = z.strictObject({ id: z.coerce.number().int().min(1) });
 
 /** The multipart upload of a change or of a file to detect: `kind`, optionally `reading`, then `file`. */
@@ -237,45 +236,36 @@ export const changeOperations = [
     },
   }),
   defineOpsOperation({
-    method: 'GET',
+    ...readChange,
     path: '/v1/ops/changes/{id}',
     operationId: 'getChange',
     summary: 'A change: status, progress, counts per rule, difference summary',
     description: 'Poll it while the change validates (`progress`).',
-    access: 'signedIn',
-    params: changeId,
     response: changeDetail,
-    errors: [{ status: 404, description: 'Not found: no such change.' }],
     async handle({ app, params }) {
       return app.desk.get(params.id);
     },
   }),
   defineOpsOperation({
-    method: 'GET',
+    ...readChange,
     path: '/v1/ops/changes/{id}/problems',
     operationId: 'listChangeProblems',
     summary: 'The validation report: every fault of every row, with the value that failed',
     description: 'Paged, in file order; filter by rule or column.',
-    access: 'signedIn',
-    params: changeId,
     query: problemsQuery,
     response: opsPage(validationProblem),
-    errors: [{ status: 404, description: 'Not found: no such change.' }],
     async handle({ app, params, query }) {
       return app.desk.problems(params.id, query);
     },
   }),
   defineOpsOperation({
-    method: 'GET',
+    ...readChange,
     path: '/v1/ops/changes/{id}/problems.csv',
     operationId: 'downloadChangeProblems',
     summary: 'The validation report as CSV',
     description: 'Every problem (row, column, value, rule, message), for a spreadsheet.',
-    access: 'signedIn',
-    params: changeId,
     response: z.string(),
     produces: 'text/csv',
-    errors: [{ status: 404, description: 'Not found: no such change.' }],
     async handle({ app, reply, params }) {
       await app.desk.get(params.id);
       const rows: string[] = [stringify([['row', 'column', 'value', 'rule', 'message']])];
@@ -288,17 +278,14 @@ export const changeOperations = [
     },
   }),
   defineOpsOperation({
-    method: 'GET',
+    ...readChange,
     path: '/v1/ops/changes/{id}/diff',
     operationId: 'getChangeDiff',
     summary: 'The difference against the published data',
     description:
       'Added, removed and changed records by natural key, field by field (added and removed: every field); a code change is one changed entry with previousKey; each with its record page key; paged; filters op, country, bankCode, and q (code or name). With bad rows in the file: the difference of its valid rows.',
-    access: 'signedIn',
-    params: changeId,
     query: diffQuery,
     response: opsPage(diffEntry),
-    errors: [{ status: 404, description: 'Not found: no such change.' }],
     async handle({ app, params, query }) {
       return app.desk.diff(params.id, query);
     },
@@ -315,7 +302,7 @@ export const changeOperations = [
     body: approveBody,
     response: changeSummary,
     errors: [
-      { status: 404, description: 'Not found: no such change.' },
+      CHANGE_404,
       {
         status: 409,
         description:
@@ -339,10 +326,7 @@ export const changeOperations = [
     params: changeId,
     body: rejectBody,
     response: changeSummary,
-    errors: [
-      { status: 404, description: 'Not found: no such change.' },
-      { status: 409, description: 'Conflict: not in a state to reject.' },
-    ],
+    errors: [CHANGE_404, { status: 409, description: 'Conflict: not in a state to reject.' }],
     async handle({ app, actor, params, body }) {
       return app.desk.reject(actor, params.id, body);
     },
@@ -356,10 +340,7 @@ export const changeOperations = [
     access: 'signedIn',
     params: changeId,
     response: changeSummary,
-    errors: [
-      { status: 404, description: 'Not found: no such change.' },
-      { status: 409, description: 'Conflict: not in a state to discard.' },
-    ],
+    errors: [CHANGE_404, { status: 409, description: 'Conflict: not in a state to discard.' }],
     async handle({ app, actor, params }) {
       return app.desk.discard(actor, params.id);
     },

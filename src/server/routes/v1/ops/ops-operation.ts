@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { OpsRole } from '../../../../contract/ops-auth';
 import type { ProblemParameter } from '../../../../contract';
 import { ProblemError, type ProblemKind } from '../../../problems';
@@ -147,3 +147,13 @@ export function opsRoutes(operations: readonly OpsOperation[]) {
     }
   };
 }
+
+/** One change's path parameter and its 404; what a signed-in read of a change declares. */
+export const changeId = z.strictObject({ id: z.string().min(1).max(64) });
+export const CHANGE_404 = { status: 404 as const, description: 'Not found: no such change.' };
+export const readChange = {
+  method: 'GET' as const,
+  access: 'signedIn' as const,
+  params: changeId,
+  errors: [CHANGE_404],
+};
