@@ -282,6 +282,8 @@ async function stageBankUnderLoad(
           const seconds = (performance.now() - started) / 1000;
           staging = false;
           rss.stop();
+          // The lookups' last window ends first: the windows measure the staging, not the diff pages.
+          await lookups;
           const pages = await diffPages(base, id, session.cookie, bank);
           // Discarded, so that the next run's change is not one of several pending over the same bank.
           await fetch(`${base}/v1/ops/changes/${id}/discard`, {

@@ -34,12 +34,11 @@ import { checkScope, isEditsRequest, parseScopeField, stageEdits } from './edits
 import { editsBody, type ChangeScope } from '../../../../contract/ops-edits';
 import { answerStale } from './change-flow';
 import { approveConflict } from '../../../../contract/ops-flow';
+import { versionIdParams } from '../../../../contract/ops-versions';
 
 // The desk's changes over HTTP: upload (streamed to a file, SHA-256 computed on the way, size-limited) and
 // stage, inbox, report, difference, four-eyes decisions, versions, rollback and the audit trail. The engine
 // (app.desk, desk/engine.ts) checks roles and four eyes itself too; its errors carry their status.
-
-const versionId = z.strictObject({ id: z.coerce.number().int().min(1) });
 
 /** The multipart upload of a change or of a file to detect: `kind`, optionally `reading`, then `file`. */
 async function receiveUpload(app: FastifyInstance, request: FastifyRequest, maxBytes = app.opsUploads.maxBytes) {
@@ -366,7 +365,7 @@ export const changeOperations = [
     summary: 'Roll back to a version (checker): stages a change',
     description: 'The rollback is a change like any other: staged, diffed, approved by another checker.',
     access: 'checker',
-    params: versionId,
+    params: versionIdParams,
     response: changeDetail,
     status: 202,
     errors: [{ status: 404, description: 'Not found: no such version, or its snapshot is no longer kept.' }],
