@@ -13,15 +13,19 @@ export const DESK_PASSWORD = 'correct horse battery staple';
 /** The data folder of the server this test's project runs against (playwright.config.ts). */
 export const serverDataDir = () => String(test.info().project.metadata.dataDir);
 
+/** The compiled `npm run ops-user` (built with the server `npm start` runs, before the servers start). */
+const OPS_USER = join('dist', 'server', 'ops-user.js');
+
 /**
  * An ops account, made on the test's server's data; a retry of a test finds the account its first attempt made
  * (same name, roles, password).
  */
+
 export function addAccount(name: string, roles: string[], password = DESK_PASSWORD) {
   try {
     execFileSync(
-      'npx',
-      ['tsx', 'scripts/ops-user.ts', 'add', name, ...roles.flatMap((role) => ['--role', role]), '--password-stdin'],
+      process.execPath,
+      [OPS_USER, 'add', name, ...roles.flatMap((role) => ['--role', role]), '--password-stdin'],
       { input: `${password}\n`, env: { ...process.env, DATA_DIR: serverDataDir() }, stdio: 'pipe' },
     );
   } catch (error) {

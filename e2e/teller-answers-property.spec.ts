@@ -74,16 +74,33 @@ async function modeFourHeadOffices(request: APIRequestContext, country: string):
   return body.data.map((n) => n.receivingAgentHeadOfficeCode);
 }
 
-/** What the screen shows: the total's number and each row's branch id, in order. */
-async function screen(page: Page) {
-  const total = await page
-    .getByTestId('result-total')
-    .textContent({ timeout: 100 })
-    .catch(() => null);
-  const ids = await page
-    .getByTestId('branch-detail-link')
-    .evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).searchParams.get('branch')));
-  return { total: total === null ? null : Number(total.replace(/\D/g, '')), ids };
+type Shown = { total: number | null; ids: (string | null)[] };
+
+/**
+ * Run in the page: what the screen shows (the total's number and each row's branch id, in order), and whether it
+ * is `want` (an empty answer: no row, whatever the total); `waiting`: false until it is. In the page, so a wait
+ * for a screen is one call that checks every 20 ms in the page, not a poll of the browser from here.
+ */
+function screenIs([want, waiting]: [Shown, boolean]): { shown: Shown; ok: boolean } | false {
+  const total = document.querySelector('[data-testid="result-total"]')?.textContent;
+  const links = document.querySelectorAll<HTMLAnchorElement>('a[data-testid="branch-detail-link"]');
+  const ids = [...links].map((link) => new URL(link.href).searchParams.get('branch'));
+  const shown = { total: total == null ? null : Number(total.replace(/\D/g, '')), ids };
+  const sameIds = ids.join('\n') === want.ids.join('\n');
+  const ok = want.ids.length === 0 ? ids.length === 0 : sameIds && shown.total === want.total;
+  return waiting && !ok ? false : { shown, ok };
+}
+
+/** Waits until the screen shows `expected`; fails naming what it shows. */
+async function expectScreen(page: Page, expected: Shown, message: string) {
+  const matched = await page
+    .waitForFunction(screenIs, [expected, true] as [Shown, boolean], { polling: 20, timeout: 15_000 })
+    .then(() => true)
+    .catch(() => false);
+  if (matched) return;
+  const { shown } = (await page.evaluate(screenIs, [expected, false] as [Shown, boolean])) as { shown: Shown };
+  if (expected.ids.length === 0) expect(shown.ids, message).toEqual([]);
+  else expect(shown, message).toEqual(expected);
 }
 
 for (const country of COUNTRIES) {
@@ -99,35 +116,33 @@ for (const country of COUNTRIES) {
       `/branches?receivingCountry=${country}&deliveryMode=04&receivingAgentHeadOfficeCode=${headOffices[0]}`,
     );
     await expect(page.getByTestId('result-total')).toBeVisible();
+    // The API's answer to every set first (an empty answer: no row may stay on screen; the total, when shown,
+    // says 0), then the screen set by set.
+    const answers = await Promise.all(
+      filterSets(country, headOffices, random).map(async (set, index) => {
+        const query = new URLSearchParams({ receivingCountry: country, deliveryMode: '04', ...set });
+        const response = await page.request.get(`/v1/banks/branches?${query}`, { headers });
+        // A piece the contract refuses (too short): not an answer to compare.
+        if (response.status() === 400) return null;
+        expect(response.status(), `set ${index} ${query}`).toBe(200);
+        const answer = (await response.json()) as { data: { branchId: string }[]; pagination: { totalItems: number } };
+        return {
+          index,
+          query,
+          expected: { total: answer.pagination.totalItems, ids: answer.data.map((b) => b.branchId) },
+        };
+      }),
+    );
     let compared = 0;
     let nonEmpty = 0;
-    for (const [index, set] of filterSets(country, headOffices, random).entries()) {
-      const query = new URLSearchParams({ receivingCountry: country, deliveryMode: '04', ...set });
-      const response = await page.request.get(`/v1/banks/branches?${query}`, { headers });
-      if (response.status() === 400) continue; // a piece the contract refuses (too short): not an answer to compare
-      expect(response.status(), `set ${index} ${query}`).toBe(200);
-      const answer = (await response.json()) as { data: { branchId: string }[]; pagination: { totalItems: number } };
-      const expected = { total: answer.pagination.totalItems, ids: answer.data.map((b) => b.branchId) };
+    for (const { index, query, expected } of answers.filter((a) => a !== null)) {
       // The URL as a teller's link, Back or Forward gives it: the screen follows without a reload.
       await page.evaluate((url) => {
         history.pushState(null, '', url);
         dispatchEvent(new PopStateEvent('popstate'));
       }, `/branches?${query}`);
-      if (expected.ids.length === 0) {
-        // An empty answer: no row may stay on screen; the total (when shown) says 0.
-        await expect
-          .poll(async () => (await screen(page)).ids, {
-            message: `set ${index} ${query}`,
-            timeout: 15_000,
-            intervals: [25, 50, 100],
-          })
-          .toEqual([]);
-      } else {
-        nonEmpty++;
-        await expect
-          .poll(() => screen(page), { message: `set ${index} ${query}`, timeout: 15_000, intervals: [25, 50, 100] })
-          .toEqual(expected);
-      }
+      await expectScreen(page, expected, `set ${index} ${query}`);
+      if (expected.ids.length > 0) nonEmpty++;
       compared++;
     }
     // Most sets are answered (the others are refused by the contract), and many have rows.
