@@ -32,6 +32,18 @@ export const codeLookupLink = (code: string, selection: { receivingCountry?: str
 /** A published record's page inside the operations desk (its routes are nested under /ops): `key` as answered. */
 export const recordPath = (kind: ChangeKind, key: string) => `/records/${kind}/${encodeURIComponent(key)}`;
 
+/** A record key as a person reads it: its parts decoded, joined by `separator` (`IN ABHY0065001`). */
+export function readableKey(key: string, separator: string): string {
+  try {
+    return key
+      .split('~')
+      .map((part) => decodeURIComponent(part))
+      .join(separator);
+  } catch {
+    return key;
+  }
+}
+
 /** The same page from a teller screen, by the record's natural key (record-key.ts). */
 export const deskRecordLink = (kind: ChangeKind, parts: readonly string[]) =>
   `${paths.ops}${recordPath(kind, recordKeyOf(parts))}`;

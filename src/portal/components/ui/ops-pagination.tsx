@@ -1,6 +1,27 @@
+import { useState } from 'react';
 import TablePagination from '@mui/material/TablePagination';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../lib/i18n';
+
+/**
+ * A desk list's page: `filter(set)` is a filter's setter that also goes back to the first page, `turn` is
+ * OpsPagination's `onChange`.
+ */
+export function useOpsPage(pageSize: number) {
+  const [page, setPage] = useState({ pageNumber: 1, pageSize });
+  const firstPage = () => setPage((p) => ({ ...p, pageNumber: 1 }));
+  return {
+    page,
+    firstPage,
+    filter:
+      <V,>(set: (value: V) => void) =>
+      (value: V) => {
+        set(value);
+        firstPage();
+      },
+    turn: (next: { pageNumber?: number; pageSize?: number }) => setPage((p) => ({ ...p, ...next })),
+  };
+}
 
 /** Paging of the desk's lists (their pages hold at most 500). */
 export function OpsPagination({

@@ -2,6 +2,16 @@ import type { SxProps } from '@mui/material/styles';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
+import { CHANGE_KINDS, type ChangeKind } from '../../../contract/ops-changes';
+
+interface FilterProps<V extends string> {
+  label: string;
+  value: V | '';
+  values: readonly V[];
+  optionLabel: (value: V) => string;
+  onChange: (value: V | '') => void;
+  sx?: SxProps;
+}
 
 /** A desk list's filter: one of `values` or any (''), each shown by `optionLabel`. */
 export function OpsSelectFilter<V extends string>({
@@ -11,14 +21,7 @@ export function OpsSelectFilter<V extends string>({
   optionLabel,
   onChange,
   sx = { minWidth: 180 },
-}: {
-  label: string;
-  value: V | '';
-  values: readonly V[];
-  optionLabel: (value: V) => string;
-  onChange: (value: V | '') => void;
-  sx?: SxProps;
-}) {
+}: FilterProps<V>) {
   const { t } = useTranslation();
   return (
     <TextField
@@ -36,5 +39,18 @@ export function OpsSelectFilter<V extends string>({
         </MenuItem>
       ))}
     </TextField>
+  );
+}
+
+/** A desk list's filter by kind of record (branches, agents, …). */
+export function OpsKindFilter(props: Pick<FilterProps<ChangeKind>, 'value' | 'onChange' | 'sx'>) {
+  const { t } = useTranslation();
+  return (
+    <OpsSelectFilter
+      label={t('ops.changes.kind')}
+      values={CHANGE_KINDS}
+      optionLabel={(kind) => t(`ops.kinds.${kind}`)}
+      {...props}
+    />
   );
 }

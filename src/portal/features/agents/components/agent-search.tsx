@@ -17,6 +17,7 @@ import { CopyableCode } from '../../../components/ui/copy-button';
 import { type CsvColumn } from '../../../components/ui/export-csv-button';
 import { useFilterFold } from '../../../components/ui/filter-fold';
 import { ResultsHeader } from '../../../components/ui/results-header';
+import { SearchForm } from '../../../components/ui/search-form';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { PastLastPage, ResultsPagination, isPastLastPage } from '../../../components/ui/results-pagination';
 import { ResultsView, type ResultColumn } from '../../../components/ui/results-view';
@@ -241,17 +242,7 @@ export function AgentSearch({
         </Alert>
       )}
       {fold.summary}
-      <Stack
-        component="form"
-        role="search"
-        aria-label={t('agents.form')}
-        {...fold.form}
-        direction={{ xs: 'column', md: 'row' }}
-        spacing={2}
-        onSubmit={commit}
-        onFocus={preload}
-        noValidate
-      >
+      <SearchForm label={t('agents.form')} fold={fold.form} onSubmit={commit} onFocus={preload}>
         <Controller
           name="state"
           control={form.control}
@@ -296,9 +287,7 @@ export function AgentSearch({
                 : t('agents.searchHint')
           }
         />
-        {/* Enter in the search field submits at once instead of waiting for the typing pause. */}
-        <button type="submit" hidden />
-      </Stack>
+      </SearchForm>
       {fold.done}
       <QueryStatus
         isPending={agents.isPending}

@@ -1,10 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { SignInCard } from '../../../components/ui/sign-in-card';
 import { saveCorrespondentId } from '../../../lib/correspondent-id';
 import { CORRESPONDENT_ID_INPUT } from './id-input';
 
@@ -48,31 +46,28 @@ export function SignIn() {
     }
   };
   return (
-    <Paper component="section" aria-labelledby="sign-in-title" sx={{ p: 3, maxWidth: 420, mx: 'auto', mt: 4 }}>
-      <Typography id="sign-in-title" component="h1" variant="h5" gutterBottom>
-        {t('correspondent.signInTitle')}
-      </Typography>
-      <Typography variant="body2" sx={{ mb: 2 }}>
-        {t('correspondent.signInIntro')}
-      </Typography>
-      <Stack component="form" noValidate spacing={2} onSubmit={(event) => void submit(event)}>
-        <TextField
-          // Ids are issued in upper case; "ab12cd" typed on a phone keyboard is the same id.
-          name="x-fapi-financial-id"
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-          label={t('correspondent.field')}
-          placeholder="AB12CD"
-          autoFocus
-          autoComplete="off"
-          error={Boolean(problem)}
-          helperText={problem ?? t('correspondent.hint')}
-          slotProps={CORRESPONDENT_ID_INPUT}
-        />
-        <Button type="submit" variant="contained" loading={checking}>
-          {t('correspondent.signIn')}
-        </Button>
-      </Stack>
-    </Paper>
+    <SignInCard
+      titleId="sign-in-title"
+      title={t('correspondent.signInTitle')}
+      intro={t('correspondent.signInIntro')}
+      onSubmit={(event) => void submit(event)}
+    >
+      <TextField
+        // Ids are issued in upper case; "ab12cd" typed on a phone keyboard is the same id.
+        name="x-fapi-financial-id"
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+        label={t('correspondent.field')}
+        placeholder="AB12CD"
+        autoFocus
+        autoComplete="off"
+        error={Boolean(problem)}
+        helperText={problem ?? t('correspondent.hint')}
+        slotProps={CORRESPONDENT_ID_INPUT}
+      />
+      <Button type="submit" variant="contained" loading={checking}>
+        {t('correspondent.signIn')}
+      </Button>
+    </SignInCard>
   );
 }

@@ -10,11 +10,7 @@ import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -28,6 +24,7 @@ import {
   type OpsRole,
 } from '../../../../contract/ops-auth';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { OpsTable } from '../../../components/ui/ops-table';
 import { ProblemAlert } from '../../../components/ui/problem-alert';
 import { translateRule } from '../../../lib/i18n';
 import { useAccounts } from '../api/get-accounts';
@@ -50,43 +47,35 @@ export function AccountList({ user }: { user: { name: string; roles: OpsRole[] }
       <OpsQueryState query={query} />
       {update.error && <ProblemAlert error={update.error} />}
       {query.data && (
-        <TableContainer tabIndex={0}>
-          <Table size="small" aria-label={t('ops.accounts.tableLabel')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('ops.accounts.name')}</TableCell>
-                <TableCell>{t('ops.accounts.roles')}</TableCell>
-                <TableCell>{t('ops.accounts.state')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {query.data.data.map((account: OpsAccount) => (
-                <TableRow key={account.name}>
-                  <TableCell>{account.name}</TableCell>
-                  <TableCell>{account.roles.map((role) => t(`ops.roles.${role}`)).join(', ')}</TableCell>
-                  <TableCell>
-                    <Button
-                      size="small"
-                      disabled={account.name === user.name}
-                      loading={update.isPending && update.variables?.name === account.name}
-                      onClick={() => update.mutate({ name: account.name, disabled: !account.disabled })}
-                      aria-label={t(account.disabled ? 'ops.accounts.enableOf' : 'ops.accounts.disableOf', {
-                        name: account.name,
-                      })}
-                    >
-                      {t(account.disabled ? 'ops.accounts.enable' : 'ops.accounts.disable')}
-                    </Button>
-                    {account.disabled && (
-                      <Typography component="span" variant="body2" color="text.secondary">
-                        {t('ops.accounts.disabled')}
-                      </Typography>
-                    )}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <OpsTable
+          label={t('ops.accounts.tableLabel')}
+          columns={(['name', 'roles', 'state'] as const).map((key) => t(`ops.accounts.${key}`))}
+        >
+          {query.data.data.map((account: OpsAccount) => (
+            <TableRow key={account.name}>
+              <TableCell>{account.name}</TableCell>
+              <TableCell>{account.roles.map((role) => t(`ops.roles.${role}`)).join(', ')}</TableCell>
+              <TableCell>
+                <Button
+                  size="small"
+                  disabled={account.name === user.name}
+                  loading={update.isPending && update.variables?.name === account.name}
+                  onClick={() => update.mutate({ name: account.name, disabled: !account.disabled })}
+                  aria-label={t(account.disabled ? 'ops.accounts.enableOf' : 'ops.accounts.disableOf', {
+                    name: account.name,
+                  })}
+                >
+                  {t(account.disabled ? 'ops.accounts.enable' : 'ops.accounts.disable')}
+                </Button>
+                {account.disabled && (
+                  <Typography component="span" variant="body2" color="text.secondary">
+                    {t('ops.accounts.disabled')}
+                  </Typography>
+                )}
+              </TableCell>
+            </TableRow>
+          ))}
+        </OpsTable>
       )}
       <NewAccountForm />
     </Stack>

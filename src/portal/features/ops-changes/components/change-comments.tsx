@@ -1,7 +1,6 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -9,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { OpsRole } from '../../../../contract/ops-auth';
 import { COMMENT_MAX_LENGTH, commentBody, type CommentBody } from '../../../../contract/ops-flow';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { OpsSection } from '../../../components/ui/ops-section';
 import { ProblemAlert } from '../../../components/ui/problem-alert';
 import { formatTime } from '../../../components/ui/ops-format';
 import { translateRule } from '../../../lib/i18n';
@@ -24,34 +24,29 @@ export function ChangeComments({ changeId, user }: { changeId: string; user: { r
   const comments = query.data?.data ?? [];
   const mayComment = user.roles.some((role) => role === 'maker' || role === 'checker');
   return (
-    <Paper variant="outlined" component="section" aria-labelledby="comments-title" sx={{ p: 2 }}>
-      <Stack spacing={2}>
-        <Typography id="comments-title" component="h2" variant="h6">
-          {t('ops.flow.commentsTitle')}
-        </Typography>
-        <OpsQueryState query={query} />
-        {query.data && comments.length === 0 && <Typography variant="body2">{t('ops.flow.commentsNone')}</Typography>}
-        {comments.length > 0 && (
-          <Stack component="ol" spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }} aria-labelledby="comments-title">
-            {comments.map((comment) => (
-              <li key={comment.id} data-testid="comment">
-                <Typography variant="caption" component="p" color="text.secondary" data-testid="comment-by">
-                  {t('ops.flow.commentBy', { author: comment.author, at: formatTime(comment.at) })}
-                </Typography>
-                <Typography
-                  variant="body2"
-                  sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
-                  data-testid="comment-text"
-                >
-                  {comment.text}
-                </Typography>
-              </li>
-            ))}
-          </Stack>
-        )}
-        {mayComment && <CommentForm changeId={changeId} />}
-      </Stack>
-    </Paper>
+    <OpsSection id="comments-title" title={t('ops.flow.commentsTitle')} outlined>
+      <OpsQueryState query={query} />
+      {query.data && comments.length === 0 && <Typography variant="body2">{t('ops.flow.commentsNone')}</Typography>}
+      {comments.length > 0 && (
+        <Stack component="ol" spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }} aria-labelledby="comments-title">
+          {comments.map((comment) => (
+            <li key={comment.id} data-testid="comment">
+              <Typography variant="caption" component="p" color="text.secondary" data-testid="comment-by">
+                {t('ops.flow.commentBy', { author: comment.author, at: formatTime(comment.at) })}
+              </Typography>
+              <Typography
+                variant="body2"
+                sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+                data-testid="comment-text"
+              >
+                {comment.text}
+              </Typography>
+            </li>
+          ))}
+        </Stack>
+      )}
+      {mayComment && <CommentForm changeId={changeId} />}
+    </OpsSection>
   );
 }
 

@@ -6,7 +6,6 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -20,6 +19,7 @@ import {
   type RejectBody,
 } from '../../../../contract/ops-changes';
 import { ProblemAlert } from '../../../components/ui/problem-alert';
+import { OpsSection } from '../../../components/ui/ops-section';
 import { formatNumber, translateRule } from '../../../lib/i18n';
 import { useApproveChange, useDiscardChange, useRejectChange } from '../api/decide-change';
 import { StaleAnswer, isStaleAnswer } from './stale-answer';
@@ -41,32 +41,27 @@ export function ChangeDecision({ change, user }: { change: ChangeDetail; user: {
   const own = personOf(change.stagedBy) === personOf(user.name);
   const checker = user.roles.includes('checker');
   return (
-    <Paper variant="outlined" component="section" aria-labelledby="decision-title" sx={{ p: 2 }}>
-      <Stack spacing={2}>
-        <Typography id="decision-title" component="h2" variant="h6">
-          {t('ops.decision.title')}
-        </Typography>
-        {/* Said to everyone who opens it, the maker first: the file must be corrected before anyone can publish. */}
-        {!change.approvable && change.status === 'staged' && (
-          <Alert severity="error" role="status">
-            {t('ops.decision.notApprovable')}
-          </Alert>
-        )}
-        {own && (
-          <Alert severity="info" role="status" data-testid="own-change">
-            {t('ops.decision.ownChange')}
-          </Alert>
-        )}
-        {!own && !checker && (
-          <Alert severity="info" role="status">
-            {t('ops.decision.checkerOnly')}
-          </Alert>
-        )}
-        {checker && !own && <ApproveForm change={change} />}
-        {checker && !own && <RejectForm change={change} />}
-        {(own || user.roles.includes('admin')) && <DiscardButton change={change} />}
-      </Stack>
-    </Paper>
+    <OpsSection id="decision-title" title={t('ops.decision.title')} outlined>
+      {/* Said to everyone who opens it, the maker first: the file must be corrected before anyone can publish. */}
+      {!change.approvable && change.status === 'staged' && (
+        <Alert severity="error" role="status">
+          {t('ops.decision.notApprovable')}
+        </Alert>
+      )}
+      {own && (
+        <Alert severity="info" role="status" data-testid="own-change">
+          {t('ops.decision.ownChange')}
+        </Alert>
+      )}
+      {!own && !checker && (
+        <Alert severity="info" role="status">
+          {t('ops.decision.checkerOnly')}
+        </Alert>
+      )}
+      {checker && !own && <ApproveForm change={change} />}
+      {checker && !own && <RejectForm change={change} />}
+      {(own || user.roles.includes('admin')) && <DiscardButton change={change} />}
+    </OpsSection>
   );
 }
 

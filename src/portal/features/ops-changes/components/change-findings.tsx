@@ -1,10 +1,10 @@
 import Alert from '@mui/material/Alert';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { KIND_OF_RECORD, type QualityFinding } from '../../../../contract/ops-quality';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { OpsSection } from '../../../components/ui/ops-section';
 import { formatNumber, i18n } from '../../../lib/i18n';
 import { useChangeQuality } from '../api/get-change-quality';
 import { RecordLink } from '../../../components/ui/record-link';
@@ -25,34 +25,29 @@ export function ChangeFindings({ changeId }: { changeId: string }) {
   if (!quality) return <OpsQueryState query={query} />;
   if (!quality.computed) return null;
   return (
-    <Paper variant="outlined" component="section" aria-labelledby="change-findings-title" sx={{ p: 2 }}>
-      <Stack spacing={1.5}>
-        <Typography id="change-findings-title" component="h2" variant="h6">
-          {t('ops.changeQuality.title')}
+    <OpsSection id="change-findings-title" title={t('ops.changeQuality.title')} spacing={1.5} outlined>
+      {quality.total === 0 ? (
+        <Typography role="status" color="success.dark" data-testid="change-findings-count">
+          {t('ops.changeQuality.none')}
         </Typography>
-        {quality.total === 0 ? (
-          <Typography role="status" color="success.dark" data-testid="change-findings-count">
-            {t('ops.changeQuality.none')}
+      ) : (
+        <Alert severity="warning" data-testid="change-findings-count">
+          {t('ops.changeQuality.count', { count: quality.total, formatted: formatNumber(quality.total) })}
+        </Alert>
+      )}
+      {quality.checks.map((check) => (
+        <Stack key={check.check} spacing={0.5} component="section" aria-labelledby={`new-${check.check}`}>
+          <Typography id={`new-${check.check}`} component="h3" variant="subtitle1" sx={{ fontWeight: 500 }}>
+            {checkTitle(check.check)} ({formatNumber(check.count)})
           </Typography>
-        ) : (
-          <Alert severity="warning" data-testid="change-findings-count">
-            {t('ops.changeQuality.count', { count: quality.total, formatted: formatNumber(quality.total) })}
-          </Alert>
-        )}
-        {quality.checks.map((check) => (
-          <Stack key={check.check} spacing={0.5} component="section" aria-labelledby={`new-${check.check}`}>
-            <Typography id={`new-${check.check}`} component="h3" variant="subtitle1" sx={{ fontWeight: 500 }}>
-              {checkTitle(check.check)} ({formatNumber(check.count)})
-            </Typography>
-            <Stack component="ul" spacing={0.5} sx={{ m: 0, pl: 2.5 }}>
-              {check.examples.map((finding, index) => (
-                <Finding key={index} finding={finding} />
-              ))}
-            </Stack>
+          <Stack component="ul" spacing={0.5} sx={{ m: 0, pl: 2.5 }}>
+            {check.examples.map((finding, index) => (
+              <Finding key={index} finding={finding} />
+            ))}
           </Stack>
-        ))}
-      </Stack>
-    </Paper>
+        </Stack>
+      ))}
+    </OpsSection>
   );
 }
 

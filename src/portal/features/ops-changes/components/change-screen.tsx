@@ -16,7 +16,7 @@ import { ChangeDecision } from './change-decision';
 import { ChangeComments } from './change-comments';
 import { StaleNotice, useFailureText } from './change-flow-status';
 import { OverlappingChanges } from './overlapping-changes';
-import { ChangeStatusChip } from './change-status';
+import { ChangeStatusChip, StagedLine } from './change-status';
 import { DiffViewer } from './diff-viewer';
 import { ValidationReport } from './validation-report';
 import { ChangeFindings } from './change-findings';
@@ -60,14 +60,7 @@ function ChangeHeader({ change }: { change: ChangeDetail }) {
         </Typography>
         <ChangeStatusChip status={change.status} />
       </Stack>
-      <Typography variant="body2" color="text.secondary">
-        {t('ops.change.staged', {
-          kind: t(`ops.kinds.${change.kind}`),
-          countries: change.countries.join(', ') || '—',
-          by: change.stagedBy,
-          at: formatTime(change.stagedAt),
-        })}
-      </Typography>
+      <StagedLine change={change} />
       {change.rollbackOf !== null && (
         <Typography variant="body2">{t('ops.change.rollbackOf', { version: change.rollbackOf })}</Typography>
       )}

@@ -3,11 +3,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Checkbox from '@mui/material/Checkbox';
@@ -15,6 +11,8 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { ColumnMapping as Mapping, DetectedLayout } from '../../../../contract/ops-files';
+import { OpsTable } from '../../../components/ui/ops-table';
+import { OpsSection } from '../../../components/ui/ops-section';
 
 /**
  * A file whose header is not a known layout: for each of its columns the maker picks the kind's field it holds
@@ -50,65 +48,54 @@ export function ColumnMapping({
     .filter((field) => field.required && !mapped.has(field.name) && !derived.has(field.name))
     .map((f) => f.name);
   return (
-    <Stack spacing={2} component="section" aria-labelledby="mapping-title">
-      <Typography id="mapping-title" component="h2" variant="h6">
-        {t('ops.mapping.title')}
-      </Typography>
+    <OpsSection id="mapping-title" title={t('ops.mapping.title')}>
       <Typography variant="body2">{t('ops.mapping.intro')}</Typography>
-      <TableContainer tabIndex={0}>
-        <Table size="small" aria-labelledby="mapping-title">
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('ops.mapping.column')}</TableCell>
-              <TableCell>{t('ops.mapping.field')}</TableCell>
-              <TableCell>{t('ops.mapping.sample')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {detected.header.map((heading, index) => (
-              <TableRow key={`${heading}-${index}`}>
-                <TableCell component="th" scope="row">
-                  {heading}
-                </TableCell>
-                <TableCell>
-                  <TextField
-                    select
-                    size="small"
-                    label={t('ops.mapping.fieldOf', { column: heading })}
-                    value={mapping[heading] ?? ''}
-                    onChange={(event) =>
-                      setMapping((current) => {
-                        const next = { ...current };
-                        // A field is given by one column only: picking it here takes it from any other.
-                        for (const [other, field] of Object.entries(next))
-                          if (field === event.target.value) delete next[other];
-                        if (event.target.value) next[heading] = event.target.value;
-                        else delete next[heading];
-                        return next;
-                      })
-                    }
-                    sx={{ minWidth: 200 }}
-                  >
-                    <MenuItem value="">{t('ops.mapping.ignore')}</MenuItem>
-                    {detected.fields.map((field) => (
-                      <MenuItem key={field.name} value={field.name}>
-                        {field.name}
-                        {field.required ? ' *' : ''}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                </TableCell>
-                <TableCell sx={{ color: 'text.secondary', maxWidth: 240, overflowWrap: 'anywhere' }}>
-                  {detected.sample
-                    .slice(0, 3)
-                    .map((row) => row[index] ?? '')
-                    .join(' · ')}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <OpsTable
+        labelledBy="mapping-title"
+        columns={(['column', 'field', 'sample'] as const).map((key) => t(`ops.mapping.${key}`))}
+      >
+        {detected.header.map((heading, index) => (
+          <TableRow key={`${heading}-${index}`}>
+            <TableCell component="th" scope="row">
+              {heading}
+            </TableCell>
+            <TableCell>
+              <TextField
+                select
+                size="small"
+                label={t('ops.mapping.fieldOf', { column: heading })}
+                value={mapping[heading] ?? ''}
+                onChange={(event) =>
+                  setMapping((current) => {
+                    const next = { ...current };
+                    // A field is given by one column only: picking it here takes it from any other.
+                    for (const [other, field] of Object.entries(next))
+                      if (field === event.target.value) delete next[other];
+                    if (event.target.value) next[heading] = event.target.value;
+                    else delete next[heading];
+                    return next;
+                  })
+                }
+                sx={{ minWidth: 200 }}
+              >
+                <MenuItem value="">{t('ops.mapping.ignore')}</MenuItem>
+                {detected.fields.map((field) => (
+                  <MenuItem key={field.name} value={field.name}>
+                    {field.name}
+                    {field.required ? ' *' : ''}
+                  </MenuItem>
+                ))}
+              </TextField>
+            </TableCell>
+            <TableCell sx={{ color: 'text.secondary', maxWidth: 240, overflowWrap: 'anywhere' }}>
+              {detected.sample
+                .slice(0, 3)
+                .map((row) => row[index] ?? '')
+                .join(' · ')}
+            </TableCell>
+          </TableRow>
+        ))}
+      </OpsTable>
       {fixedCountry && (
         <TextField
           size="small"
@@ -141,6 +128,6 @@ export function ColumnMapping({
         </Button>
         <Button onClick={onCancel}>{t('ops.common.cancel')}</Button>
       </Stack>
-    </Stack>
+    </OpsSection>
   );
 }

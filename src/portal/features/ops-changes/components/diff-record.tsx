@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
@@ -91,52 +92,47 @@ export function DiffRecord({ entry, kind }: { entry: DiffEntry; kind: ChangeKind
   );
 }
 
-function FieldValue({ field, value }: { field: string; value: string | null }) {
-  const { t } = useTranslation();
+/** A field's name (dt) and what it holds (dd), in the record's list of fields. */
+function Field({ field, sx, testId, children }: { field: string; sx: object; testId?: string; children: ReactNode }) {
   return (
     <>
       <Typography component="dt" variant="body2" sx={{ fontWeight: 500 }}>
         {fieldLabel(field)}
       </Typography>
-      <Typography
-        component="dd"
-        variant="body2"
-        sx={{ m: 0, overflowWrap: 'anywhere', color: value ? undefined : 'text.secondary' }}
-      >
-        {value ?? t('ops.diff.empty')}
+      <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere', ...sx }} data-testid={testId}>
+        {children}
       </Typography>
     </>
+  );
+}
+
+function FieldValue({ field, value }: { field: string; value: string | null }) {
+  const { t } = useTranslation();
+  return (
+    <Field field={field} sx={{ color: value ? undefined : 'text.secondary' }}>
+      {value ?? t('ops.diff.empty')}
+    </Field>
   );
 }
 
 function FieldChange({ field, before, after }: { field: string; before?: string | null; after?: string | null }) {
   const { t } = useTranslation();
   return (
-    <>
-      <Typography component="dt" variant="body2" sx={{ fontWeight: 500 }}>
-        {fieldLabel(field)}
-      </Typography>
-      <Typography
-        component="dd"
-        variant="body2"
-        sx={{ m: 0, overflowWrap: 'anywhere', position: 'relative' }}
-        data-testid="field-change"
-      >
-        <Box component="span" sx={HIDDEN}>
-          {t('ops.diff.before')}{' '}
-        </Box>
-        <Box component="del" sx={{ color: 'error.dark' }}>
-          {before ?? t('ops.diff.empty')}
-        </Box>
-        {' → '}
-        <Box component="span" sx={HIDDEN}>
-          {' '}
-          {t('ops.diff.after')}{' '}
-        </Box>
-        <Box component="ins" sx={{ color: 'success.dark', textDecoration: 'none', fontWeight: 500 }}>
-          {after ?? t('ops.diff.empty')}
-        </Box>
-      </Typography>
-    </>
+    <Field field={field} sx={{ position: 'relative' }} testId="field-change">
+      <Box component="span" sx={HIDDEN}>
+        {t('ops.diff.before')}{' '}
+      </Box>
+      <Box component="del" sx={{ color: 'error.dark' }}>
+        {before ?? t('ops.diff.empty')}
+      </Box>
+      {' → '}
+      <Box component="span" sx={HIDDEN}>
+        {' '}
+        {t('ops.diff.after')}{' '}
+      </Box>
+      <Box component="ins" sx={{ color: 'success.dark', textDecoration: 'none', fontWeight: 500 }}>
+        {after ?? t('ops.diff.empty')}
+      </Box>
+    </Field>
   );
 }

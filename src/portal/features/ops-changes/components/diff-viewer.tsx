@@ -2,19 +2,17 @@ import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { DIFF_OPS, type ChangeDetail, type DiffOp, type DiffSummary } from '../../../../contract/ops-changes';
-import { OpsPagination } from '../../../components/ui/ops-pagination';
+import { OpsPagination, useOpsPage } from '../../../components/ui/ops-pagination';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { OpsSection } from '../../../components/ui/ops-section';
+import { OpsTable, numberColumn } from '../../../components/ui/ops-table';
 import { formatNumber } from '../../../lib/i18n';
 import { useDiff, type DiffSource } from '../api/get-diff';
 import { DiffRecord } from './diff-record';
@@ -45,19 +43,16 @@ function scopeLine({ scope }: DiffSubject, t: TFunction): string {
 export function DiffViewer({ change, source }: { change: DiffSubject; source?: DiffSource }) {
   const { t } = useTranslation();
   const [filters, setFilters] = useState<{ op?: DiffOp; country?: string; bankCode?: string; q?: string }>({});
-  const [page, setPage] = useState({ pageNumber: 1, pageSize: 25 });
+  const { page, firstPage, turn } = useOpsPage(25);
   const query = useDiff(change.id, { ...filters, ...page }, change.diff !== null, source);
   const setFilter = (next: typeof filters) => {
     setFilters((current) => ({ ...current, ...next }));
-    setPage((p) => ({ ...p, pageNumber: 1 }));
+    firstPage();
   };
   if (!change.diff) return null;
   const { counts, byCountry } = change.diff;
   return (
-    <Stack spacing={2} component="section" aria-labelledby="diff-title">
-      <Typography id="diff-title" component="h2" variant="h6">
-        {t('ops.diff.title')}
-      </Typography>
+    <OpsSection id="diff-title" title={t('ops.diff.title')}>
       <Typography data-testid="diff-counts">
         {t('ops.diff.summary', {
           added: formatNumber(counts.added),
@@ -137,10 +132,8 @@ export function DiffViewer({ change, source }: { change: DiffSubject; source?: D
           <DiffRecord key={`${entry.op}:${entry.key.join('|')}`} entry={entry} kind={change.kind} />
         ))}
       </Stack>
-      {query.data && (
-        <OpsPagination pagination={query.data.pagination} onChange={(next) => setPage((p) => ({ ...p, ...next }))} />
-      )}
-    </Stack>
+      {query.data && <OpsPagination pagination={query.data.pagination} onChange={turn} />}
+    </OpsSection>
   );
 }
 
@@ -154,31 +147,25 @@ function CountsTable({
   withBank: boolean;
 }) {
   const { t } = useTranslation();
-  // Focusable: a keyboard can scroll a table wider or taller than the screen (axe, scrollable-region-focusable).
   return (
-    <TableContainer tabIndex={0} sx={{ maxHeight: 280 }}>
-      <Table size="small" stickyHeader aria-label={label}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{t('ops.diff.country')}</TableCell>
-            {withBank && <TableCell>{t('ops.diff.bank')}</TableCell>}
-            <TableCell align="right">{t('ops.diff.added')}</TableCell>
-            <TableCell align="right">{t('ops.diff.changed')}</TableCell>
-            <TableCell align="right">{t('ops.diff.removed')}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {groups.map((group) => (
-            <TableRow key={`${group.country}:${group.bankCode}`}>
-              <TableCell>{group.country}</TableCell>
-              {withBank && <TableCell>{group.bankCode}</TableCell>}
-              <TableCell align="right">{formatNumber(group.added)}</TableCell>
-              <TableCell align="right">{formatNumber(group.changed)}</TableCell>
-              <TableCell align="right">{formatNumber(group.removed)}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <OpsTable
+      label={label}
+      maxHeight={280}
+      columns={[
+        t('ops.diff.country'),
+        withBank && t('ops.diff.bank'),
+        ...(['added', 'changed', 'removed'] as const).map((op) => numberColumn(t(`ops.diff.${op}`))),
+      ]}
+    >
+      {groups.map((group) => (
+        <TableRow key={`${group.country}:${group.bankCode}`}>
+          <TableCell>{group.country}</TableCell>
+          {withBank && <TableCell>{group.bankCode}</TableCell>}
+          <TableCell align="right">{formatNumber(group.added)}</TableCell>
+          <TableCell align="right">{formatNumber(group.changed)}</TableCell>
+          <TableCell align="right">{formatNumber(group.removed)}</TableCell>
+        </TableRow>
+      ))}
+    </OpsTable>
   );
 }

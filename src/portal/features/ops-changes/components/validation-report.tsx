@@ -2,18 +2,16 @@ import { useState } from 'react';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import DownloadIcon from '@mui/icons-material/Download';
 import { useTranslation } from 'react-i18next';
 import type { ChangeDetail } from '../../../../contract/ops-changes';
-import { OpsPagination } from '../../../components/ui/ops-pagination';
+import { OpsPagination, useOpsPage } from '../../../components/ui/ops-pagination';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { OpsSection } from '../../../components/ui/ops-section';
+import { OpsTable } from '../../../components/ui/ops-table';
 import { formatNumber } from '../../../lib/i18n';
 import { problemsCsvHref, useProblems } from '../api/get-problems';
 import { useChangeQuality } from '../api/get-change-quality';
@@ -26,14 +24,11 @@ import { useChangeQuality } from '../api/get-change-quality';
 export function ValidationReport({ change }: { change: ChangeDetail }) {
   const { t } = useTranslation();
   const [rule, setRule] = useState<string | undefined>();
-  const [page, setPage] = useState({ pageNumber: 1, pageSize: 25 });
+  const { page, firstPage, turn } = useOpsPage(25);
   const query = useProblems(change.id, { rule, ...page }, change.problemCount > 0);
   const findings = useChangeQuality(change.id).data?.total ?? 0;
   return (
-    <Stack spacing={2} component="section" aria-labelledby="report-title">
-      <Typography id="report-title" component="h2" variant="h6">
-        {t('ops.report.title')}
-      </Typography>
+    <OpsSection id="report-title" title={t('ops.report.title')}>
       <Typography data-testid="report-counts">
         {t('ops.report.counts', {
           read: formatNumber(change.rows.read),
@@ -64,7 +59,7 @@ export function ValidationReport({ change }: { change: ChangeDetail }) {
                 aria-pressed={rule === count.rule}
                 onClick={() => {
                   setRule((current) => (current === count.rule ? undefined : count.rule));
-                  setPage((p) => ({ ...p, pageNumber: 1 }));
+                  firstPage();
                 }}
               />
             ))}
@@ -81,39 +76,25 @@ export function ValidationReport({ change }: { change: ChangeDetail }) {
           </div>
           <OpsQueryState query={query} />
           {query.data && (
-            <TableContainer tabIndex={0}>
-              <Table size="small" aria-label={t('ops.report.problems')}>
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{t('ops.report.row')}</TableCell>
-                    <TableCell>{t('ops.report.column')}</TableCell>
-                    <TableCell>{t('ops.report.value')}</TableCell>
-                    <TableCell>{t('ops.report.message')}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {query.data.data.map((problem, index) => (
-                    <TableRow key={`${problem.row}:${problem.column}:${index}`} data-testid="problem-row">
-                      <TableCell>{problem.row ?? t('ops.report.wholeFile')}</TableCell>
-                      <TableCell>{problem.column ?? ''}</TableCell>
-                      <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
-                        {problem.value ?? ''}
-                      </TableCell>
-                      <TableCell>{problem.message}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
+            <OpsTable
+              label={t('ops.report.problems')}
+              columns={(['row', 'column', 'value', 'message'] as const).map((key) => t(`ops.report.${key}`))}
+            >
+              {query.data.data.map((problem, index) => (
+                <TableRow key={`${problem.row}:${problem.column}:${index}`} data-testid="problem-row">
+                  <TableCell>{problem.row ?? t('ops.report.wholeFile')}</TableCell>
+                  <TableCell>{problem.column ?? ''}</TableCell>
+                  <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
+                    {problem.value ?? ''}
+                  </TableCell>
+                  <TableCell>{problem.message}</TableCell>
+                </TableRow>
+              ))}
+            </OpsTable>
           )}
-          {query.data && (
-            <OpsPagination
-              pagination={query.data.pagination}
-              onChange={(next) => setPage((p) => ({ ...p, ...next }))}
-            />
-          )}
+          {query.data && <OpsPagination pagination={query.data.pagination} onChange={turn} />}
         </>
       )}
-    </Stack>
+    </OpsSection>
   );
 }

@@ -9,6 +9,7 @@ import type { ComponentType } from 'react';
 import type { ChangeKind, DiffSummary, GroupCounts, VersionSummary } from '../../../../contract/ops-changes';
 import { formatTime } from '../../../components/ui/ops-format';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { OpsSection } from '../../../components/ui/ops-section';
 import { comparisonSource, useVersionComparison } from '../api/version-files';
 
 /**
@@ -46,10 +47,7 @@ export function VersionCompare({
   const label = (v: VersionSummary) =>
     t('ops.history.compareOption', { version: v.id, kind: t(`ops.kinds.${v.kind}`), date: formatTime(v.publishedAt) });
   return (
-    <Stack spacing={2} component="section" aria-labelledby="compare-title">
-      <Typography id="compare-title" component="h2" variant="h6">
-        {t('ops.history.compareTitle')}
-      </Typography>
+    <OpsSection id="compare-title" title={t('ops.history.compareTitle')}>
       {kept.length < 2 ? (
         <Typography>{t('ops.history.compareNone')}</Typography>
       ) : (
@@ -102,7 +100,7 @@ export function VersionCompare({
         </Stack>
       )}
       {compared && <Comparison key={`${compared.from}-${compared.to}`} {...compared} diffViewer={DiffViewer} />}
-    </Stack>
+    </OpsSection>
   );
 }
 

@@ -3,19 +3,16 @@ import { Link as RouterLink, useLocation } from 'wouter';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { OpsSelectFilter } from '../../../components/ui/ops-select-filter';
+import { OpsKindFilter } from '../../../components/ui/ops-select-filter';
 import { type OpsRole } from '../../../../contract/ops-auth';
-import { CHANGE_KINDS, type ChangeKind, type VersionSummary } from '../../../../contract/ops-changes';
-import { OpsPagination } from '../../../components/ui/ops-pagination';
+import { type ChangeKind, type VersionSummary } from '../../../../contract/ops-changes';
+import { OpsPagination, useOpsPage } from '../../../components/ui/ops-pagination';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { OpsTable, numberColumn } from '../../../components/ui/ops-table';
 import { ProblemAlert } from '../../../components/ui/problem-alert';
 import { formatTime } from '../../../components/ui/ops-format';
 import { formatNumber } from '../../../lib/i18n';
@@ -40,7 +37,7 @@ export function VersionHistory({
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const [kind, setKind] = useState<ChangeKind | ''>('');
-  const [page, setPage] = useState({ pageNumber: 1, pageSize: 25 });
+  const { page, filter, turn } = useOpsPage(25);
   const query = useVersions({ kind: kind || undefined, ...page });
   // The kept versions to compare, whatever page the table shows (a kind keeps DESK_VERSIONS_KEPT of them).
   const comparable = useVersions({ kind: kind || undefined, pageNumber: 1, pageSize: 100 });
@@ -48,59 +45,45 @@ export function VersionHistory({
   const canRollBack = user.roles.includes('checker');
   return (
     <Stack spacing={2}>
-      <OpsSelectFilter
-        label={t('ops.changes.kind')}
-        value={kind}
-        values={CHANGE_KINDS}
-        optionLabel={(value) => t(`ops.kinds.${value}`)}
-        onChange={(value) => {
-          setKind(value);
-          setPage((p) => ({ ...p, pageNumber: 1 }));
-        }}
-        sx={{ maxWidth: 220 }}
-      />
+      <OpsKindFilter value={kind} onChange={filter(setKind)} sx={{ maxWidth: 220 }} />
       {rollback.error && <ProblemAlert error={rollback.error} />}
       <OpsQueryState query={query} />
       {query.data?.data.length === 0 && <Typography role="status">{t('ops.history.none')}</Typography>}
       {query.data && query.data.data.length > 0 && (
-        <TableContainer tabIndex={0}>
-          <Table size="small" aria-label={t('ops.history.tableLabel')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('ops.history.version')}</TableCell>
-                <TableCell>{t('ops.changes.kind')}</TableCell>
-                <TableCell>{t('ops.history.published')}</TableCell>
-                <TableCell>{t('ops.history.people')}</TableCell>
-                <TableCell>{t('ops.changes.file')}</TableCell>
-                <TableCell align="right">{t('ops.history.rows')}</TableCell>
-                <TableCell>{t('ops.history.diff')}</TableCell>
-                <TableCell>
-                  <span
-                    style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}
-                  >
-                    {t('ops.history.actions')}
-                  </span>
-                </TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {query.data.data.map((version) => (
-                <VersionRow
-                  key={version.id}
-                  version={version}
-                  canRollBack={canRollBack}
-                  pending={rollback.isPending && rollback.variables === version.id}
-                  onRollBack={() =>
-                    rollback.mutate(version.id, { onSuccess: (change) => navigate(`/changes/${change.id}`) })
-                  }
-                />
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <OpsTable
+          label={t('ops.history.tableLabel')}
+          columns={[
+            t('ops.history.version'),
+            t('ops.changes.kind'),
+            t('ops.history.published'),
+            t('ops.history.people'),
+            t('ops.changes.file'),
+            numberColumn(t('ops.history.rows')),
+            t('ops.history.diff'),
+            {
+              label: (
+                <span style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>
+                  {t('ops.history.actions')}
+                </span>
+              ),
+            },
+          ]}
+        >
+          {query.data.data.map((version) => (
+            <VersionRow
+              key={version.id}
+              version={version}
+              canRollBack={canRollBack}
+              pending={rollback.isPending && rollback.variables === version.id}
+              onRollBack={() =>
+                rollback.mutate(version.id, { onSuccess: (change) => navigate(`/changes/${change.id}`) })
+              }
+            />
+          ))}
+        </OpsTable>
       )}
       {query.data && query.data.pagination.totalItems > 0 && (
-        <OpsPagination pagination={query.data.pagination} onChange={(next) => setPage((p) => ({ ...p, ...next }))} />
+        <OpsPagination pagination={query.data.pagination} onChange={turn} />
       )}
       <VersionCompare versions={comparable.data?.data ?? []} diffViewer={diffViewer} />
     </Stack>

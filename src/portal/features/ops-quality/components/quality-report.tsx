@@ -1,16 +1,13 @@
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import DownloadIcon from '@mui/icons-material/Download';
 import { useTranslation } from 'react-i18next';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { OpsTable } from '../../../components/ui/ops-table';
 import { formatNumber, i18n } from '../../../lib/i18n';
 import { qualityCsvHref, useQuality } from '../api/get-quality';
 import { KIND_OF_RECORD, QUALITY_CSV_COLUMNS, type QualityCheckResult } from '../../../../contract/ops-quality';
@@ -66,36 +63,28 @@ function CheckCard({ check }: { check: QualityCheckResult }) {
           )}
         </Stack>
         {check.examples.length > 0 && (
-          <TableContainer tabIndex={0}>
-            <Table size="small" aria-label={t('ops.quality.examplesOf', { check: checkTitle(check.check) })}>
-              <TableHead>
-                <TableRow>
-                  {COLUMNS.map((column) => (
-                    <TableCell key={column}>{t(`ops.quality.columns.${column}`)}</TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {check.examples.map((example, index) => (
-                  <TableRow key={index}>
-                    {COLUMNS.map((column) => (
-                      <TableCell key={column} sx={{ overflowWrap: 'anywhere' }}>
-                        {column === 'code' && example.recordKey && KIND_OF_RECORD[example.record] ? (
-                          <RecordLink
-                            kind={KIND_OF_RECORD[example.record]!}
-                            recordKey={example.recordKey}
-                            text={example.code ?? example.name}
-                          />
-                        ) : (
-                          (example[column] ?? '')
-                        )}
-                      </TableCell>
-                    ))}
-                  </TableRow>
+          <OpsTable
+            label={t('ops.quality.examplesOf', { check: checkTitle(check.check) })}
+            columns={COLUMNS.map((column) => t(`ops.quality.columns.${column}`))}
+          >
+            {check.examples.map((example, index) => (
+              <TableRow key={index}>
+                {COLUMNS.map((column) => (
+                  <TableCell key={column} sx={{ overflowWrap: 'anywhere' }}>
+                    {column === 'code' && example.recordKey && KIND_OF_RECORD[example.record] ? (
+                      <RecordLink
+                        kind={KIND_OF_RECORD[example.record]!}
+                        recordKey={example.recordKey}
+                        text={example.code ?? example.name}
+                      />
+                    ) : (
+                      (example[column] ?? '')
+                    )}
+                  </TableCell>
                 ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
+              </TableRow>
+            ))}
+          </OpsTable>
         )}
       </Stack>
     </Paper>

@@ -8,6 +8,7 @@ import type { OpsRole } from '../../../../contract/ops-auth';
 import type { ChangeKind } from '../../../../contract/ops-changes';
 import type { RecordPage } from '../../../../contract/ops-records';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { readableKey } from '../../../lib/links';
 import { useRecord } from '../api/get-record';
 import { RecordFieldList } from './record-fields';
 import { changedFields, editsOf, formValuesOf } from './record-form-schema';
@@ -53,7 +54,7 @@ export function RecordScreen({
           {recordName(page)}
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-          {t(`ops.kinds.${kind}`)} · <code>{decodeKey(page.key)}</code>
+          {t(`ops.kinds.${kind}`)} · <code>{readableKey(page.key, ' · ')}</code>
         </Typography>
       </div>
       <Stack component="section" spacing={1} aria-labelledby="record-fields-title">
@@ -102,16 +103,4 @@ export function RecordScreen({
       </Stack>
     </Stack>
   );
-}
-
-/** The key as a person reads it: its parts, decoded, joined by " · ". */
-function decodeKey(key: string) {
-  try {
-    return key
-      .split('~')
-      .map((part) => decodeURIComponent(part))
-      .join(' · ');
-  } catch {
-    return key;
-  }
 }

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { CHANGE_KINDS, type ChangeKind } from '../../../../contract/ops-changes';
 import { OpsPagination } from '../../../components/ui/ops-pagination';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { SearchForm } from '../../../components/ui/search-form';
 import { fieldSlots } from '../../../lib/field-slots';
 import { translateRule } from '../../../lib/i18n';
 import { presentValues, useScreenParams } from '../../../lib/url-state';
@@ -42,16 +43,7 @@ export function RecordSearch() {
   const countryField = form.register('country');
   return (
     <Stack spacing={2}>
-      <Stack
-        component="form"
-        role="search"
-        aria-label={t('ops.records.form')}
-        direction={{ xs: 'column', md: 'row' }}
-        spacing={2}
-        onSubmit={commit}
-        onFocus={preload}
-        noValidate
-      >
+      <SearchForm label={t('ops.records.form')} onSubmit={commit} onFocus={preload}>
         <TextField
           select
           size="small"
@@ -89,8 +81,7 @@ export function RecordSearch() {
           error={Boolean(errors.country)}
           helperText={errors.country ? translateRule(errors.country.message) : t('ops.records.countryHint')}
         />
-        <button type="submit" hidden />
-      </Stack>
+      </SearchForm>
       <OpsQueryState query={query} />
       {query.data?.data.length === 0 && !hasErrors && (
         <Typography role="status" data-testid="records-none">

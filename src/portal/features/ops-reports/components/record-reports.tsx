@@ -1,8 +1,8 @@
-import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { ChangeKind } from '../../../../contract/ops-changes';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { OpsSection } from '../../../components/ui/ops-section';
 import { useReports } from '../api/get-reports';
 import { ReportTable } from './report-table';
 
@@ -14,13 +14,10 @@ export function RecordReports({ kind, recordKey }: { kind: ChangeKind; recordKey
   const { t } = useTranslation();
   const query = useReports({ kind, key: recordKey, status: 'all', pageSize: 100 });
   return (
-    <Stack spacing={1} component="section" aria-labelledby="record-reports-title" data-testid="record-reports">
-      <Typography id="record-reports-title" component="h2" variant="h6">
-        {t('ops.reports.recordTitle')}
-      </Typography>
+    <OpsSection id="record-reports-title" title={t('ops.reports.recordTitle')} spacing={1} testId="record-reports">
       <OpsQueryState query={query} />
       {query.data?.data.length === 0 && <Typography role="status">{t('ops.reports.recordNone')}</Typography>}
       {query.data && query.data.data.length > 0 && <ReportTable reports={query.data.data} showRecord={false} />}
-    </Stack>
+    </OpsSection>
   );
 }

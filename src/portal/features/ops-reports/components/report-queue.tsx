@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { CHANGE_KINDS, type ChangeKind } from '../../../../contract/ops-changes';
 import { REPORT_STATUSES } from '../../../../contract/reports';
-import { OpsPagination } from '../../../components/ui/ops-pagination';
+import { OpsPagination, useOpsPage } from '../../../components/ui/ops-pagination';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
 import { useReports, type ReportsParams } from '../api/get-reports';
 import { RecordReports } from './record-reports';
@@ -32,7 +32,7 @@ export function ReportQueue() {
 function Queue() {
   const { t } = useTranslation();
   const [status, setStatus] = useState<(typeof STATUSES)[number]>('open');
-  const [page, setPage] = useState({ pageNumber: 1, pageSize: 25 });
+  const { page, firstPage, turn } = useOpsPage(25);
   const params: ReportsParams = { status, ...page };
   const query = useReports(params);
   return (
@@ -44,7 +44,7 @@ function Queue() {
         value={status}
         onChange={(event) => {
           setStatus(event.target.value as (typeof STATUSES)[number]);
-          setPage((p) => ({ ...p, pageNumber: 1 }));
+          firstPage();
         }}
         sx={{ maxWidth: 240 }}
       >
@@ -58,7 +58,7 @@ function Queue() {
       {query.data?.data.length === 0 && <Typography role="status">{t('ops.reports.none')}</Typography>}
       {query.data && query.data.data.length > 0 && <ReportTable reports={query.data.data} />}
       {query.data && query.data.pagination.totalItems > 0 && (
-        <OpsPagination pagination={query.data.pagination} onChange={(next) => setPage((p) => ({ ...p, ...next }))} />
+        <OpsPagination pagination={query.data.pagination} onChange={turn} />
       )}
     </Stack>
   );

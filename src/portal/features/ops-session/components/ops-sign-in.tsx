@@ -1,11 +1,9 @@
 import { useForm, type Resolver } from 'react-hook-form';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { SignInCard } from '../../../components/ui/sign-in-card';
 import type { SignInBody } from '../../../../contract/ops-auth';
 import { ApiError, errorSentence } from '../../../lib/api-client';
 import { useSignIn } from '../api/sign-in';
@@ -32,50 +30,42 @@ export function OpsSignIn() {
   const { register, handleSubmit, formState } = useForm<SignInBody>({ resolver: contractResolver });
   const refused = signIn.error instanceof ApiError && (signIn.error.status === 401 || signIn.error.status === 400);
   return (
-    <Paper component="section" aria-labelledby="ops-sign-in-title" sx={{ p: 3, maxWidth: 420, mx: 'auto', mt: 4 }}>
-      <Typography id="ops-sign-in-title" component="h1" variant="h5" gutterBottom>
-        {t('ops.signIn.title')}
-      </Typography>
-      <Typography variant="body2" sx={{ mb: 2 }}>
-        {t('ops.signIn.intro')}
-      </Typography>
-      <Stack
-        component="form"
-        noValidate
-        spacing={2}
-        onSubmit={handleSubmit((values) => signIn.mutate(values))}
-        aria-describedby={signIn.error ? 'ops-sign-in-error' : undefined}
-      >
-        <TextField
-          {...register('name')}
-          label={t('ops.signIn.name')}
-          autoFocus
-          autoComplete="username"
-          error={Boolean(formState.errors.name)}
-          helperText={formState.errors.name ? t('validation.required') : ' '}
-          slotProps={{ htmlInput: { spellCheck: false, autoCapitalize: 'none' } }}
-        />
-        <TextField
-          {...register('password')}
-          type="password"
-          label={t('ops.signIn.password')}
-          autoComplete="current-password"
-          error={Boolean(formState.errors.password)}
-          helperText={formState.errors.password ? t('validation.required') : ' '}
-        />
-        {signIn.error && (
-          <Alert severity="error" role="alert" id="ops-sign-in-error">
-            {refused
-              ? t('ops.signIn.refused')
-              : signIn.error instanceof ApiError && signIn.error.status === 429
-                ? t('ops.signIn.tooMany')
-                : errorSentence(signIn.error)}
-          </Alert>
-        )}
-        <Button type="submit" variant="contained" loading={signIn.isPending}>
-          {t('ops.signIn.submit')}
-        </Button>
-      </Stack>
-    </Paper>
+    <SignInCard
+      titleId="ops-sign-in-title"
+      title={t('ops.signIn.title')}
+      intro={t('ops.signIn.intro')}
+      onSubmit={handleSubmit((values) => signIn.mutate(values))}
+      describedBy={signIn.error ? 'ops-sign-in-error' : undefined}
+    >
+      <TextField
+        {...register('name')}
+        label={t('ops.signIn.name')}
+        autoFocus
+        autoComplete="username"
+        error={Boolean(formState.errors.name)}
+        helperText={formState.errors.name ? t('validation.required') : ' '}
+        slotProps={{ htmlInput: { spellCheck: false, autoCapitalize: 'none' } }}
+      />
+      <TextField
+        {...register('password')}
+        type="password"
+        label={t('ops.signIn.password')}
+        autoComplete="current-password"
+        error={Boolean(formState.errors.password)}
+        helperText={formState.errors.password ? t('validation.required') : ' '}
+      />
+      {signIn.error && (
+        <Alert severity="error" role="alert" id="ops-sign-in-error">
+          {refused
+            ? t('ops.signIn.refused')
+            : signIn.error instanceof ApiError && signIn.error.status === 429
+              ? t('ops.signIn.tooMany')
+              : errorSentence(signIn.error)}
+        </Alert>
+      )}
+      <Button type="submit" variant="contained" loading={signIn.isPending}>
+        {t('ops.signIn.submit')}
+      </Button>
+    </SignInCard>
   );
 }

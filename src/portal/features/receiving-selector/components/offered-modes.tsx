@@ -38,18 +38,11 @@ export function OfferedModes({
         <span data-testid="offered-modes">
           {t('teller.offered.notOffered', { code: named.code, mode: modeName(named), country: countryName })} {sentence}
         </span>{' '}
-        {offered.map((mode) => (
-          <Button
-            key={mode.code}
-            size="small"
-            variant="outlined"
-            color="inherit"
-            onClick={() => onChoose(mode.code)}
-            sx={{ m: 0.25, py: 0 }}
-          >
-            {t('teller.offered.use', { code: mode.code, mode: modeName(mode) })}
-          </Button>
-        ))}
+        <ModeButtons
+          modes={offered}
+          label={(mode) => t('teller.offered.use', { code: mode.code, mode: modeName(mode) })}
+          onChoose={onChoose}
+        />
       </Alert>
     );
   // On a phone, once a mode the country offers is chosen, the mode box names it and the sentence folds away: the
@@ -67,4 +60,30 @@ export function OfferedModes({
       {sentence}
     </Typography>
   );
+}
+
+/** A button per mode, in a warning's text: the teller takes one of them. */
+export function ModeButtons({
+  modes,
+  label,
+  onChoose,
+  py = 0,
+}: {
+  modes: DeliveryMode[];
+  label: (mode: DeliveryMode) => string;
+  onChoose: (code: string) => void;
+  py?: number | { xs: number; sm: number };
+}) {
+  return modes.map((mode) => (
+    <Button
+      key={mode.code}
+      size="small"
+      variant="outlined"
+      color="inherit"
+      onClick={() => onChoose(mode.code)}
+      sx={{ m: 0.25, py }}
+    >
+      {label(mode)}
+    </Button>
+  ));
 }

@@ -1,7 +1,6 @@
 import Autocomplete, { createFilterOptions } from '@mui/material/Autocomplete';
 import { useMemo } from 'react';
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import FormControl from '@mui/material/FormControl';
 import InputLabel from '@mui/material/InputLabel';
@@ -15,7 +14,7 @@ import { errorSentence } from '../../../lib/api-client';
 import { useReceivingSelection } from '../../../lib/url-state';
 import { useDeliveryModes } from '../api/get-delivery-modes';
 import { useReceivingCountries } from '../api/get-receiving-countries';
-import { OfferedModes } from './offered-modes';
+import { ModeButtons, OfferedModes } from './offered-modes';
 
 /** Country and delivery-mode names in the interface language: Intl for countries, the catalogue for
  * modes. */
@@ -121,18 +120,12 @@ export function ReceivingSelector() {
       {mustChooseMode && country && (
         <Alert severity="warning" role="status" data-testid="choose-mode" sx={{ py: 0 }}>
           {t('teller.chooseMode', { country: names.country(country) })}{' '}
-          {offeredModes.map((mode) => (
-            <Button
-              key={mode.code}
-              size="small"
-              variant="outlined"
-              color="inherit"
-              onClick={() => select(receivingCountry, mode.code)}
-              sx={{ m: 0.25, py: { xs: 0.5, sm: 0 } }}
-            >
-              {mode.code} · {names.mode(mode)}
-            </Button>
-          ))}
+          <ModeButtons
+            modes={offeredModes}
+            label={(mode) => `${mode.code} · ${names.mode(mode)}`}
+            onChoose={(code) => select(receivingCountry, code)}
+            py={{ xs: 0.5, sm: 0 }}
+          />
         </Alert>
       )}
       {receivingCountry && !(country && modes.data) && (
