@@ -74,13 +74,18 @@ export const payingHeadOffice = z
   });
 export type PayingHeadOffice = z.infer<typeof payingHeadOffice>;
 
+/** What codeMatch and codeSuggestion say of a code: its kind, its country and its bank (null for an agent). */
+const codeOwner = {
+  kind: codeKind,
+  receivingCountry: z.string(),
+  receivingCountryName: z.string(),
+  bankCode: z.string().nullable(),
+  bankName: z.string().nullable(),
+};
+
 export const codeMatch = z
   .object({
-    kind: codeKind,
-    receivingCountry: z.string(),
-    receivingCountryName: z.string(),
-    bankCode: z.string().nullable(),
-    bankName: z.string().nullable(),
+    ...codeOwner,
     branch: bankBranch
       .omit({ receivingAgentHeadOfficeCode: true })
       .nullable()
@@ -119,11 +124,7 @@ export type IssuedIfsc = z.infer<typeof issuedIfsc>;
 export const codeSuggestion = z
   .object({
     code: z.string().meta({ example: 'BARB0COLIND' }),
-    kind: codeKind,
-    receivingCountry: z.string(),
-    receivingCountryName: z.string(),
-    bankCode: z.string().nullable(),
-    bankName: z.string().nullable(),
+    ...codeOwner,
     name: z.string().nullable().meta({ description: 'The branch name (kind branch) or agent name (kind agent).' }),
     city: z.string().nullable(),
   })

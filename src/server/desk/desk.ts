@@ -1,24 +1,5 @@
 import type { FileReading } from '../../contract/ops-files';
-import type {
-  ApproveBody,
-  AuditEntry,
-  AuditQuery,
-  ChangeDetail,
-  ChangeKind,
-  ChangeSummary,
-  ChangesQuery,
-  DiffEntry,
-  DiffQuery,
-  OpsPage,
-  OpsRole,
-  OpsVia,
-  ProblemsQuery,
-  RejectBody,
-  StagingProgress,
-  ValidationProblem,
-  VersionSummary,
-  VersionsQuery,
-} from '../../contract/ops-changes';
+import type * as Ops from '../../contract/ops-changes';
 import { personOf } from '../../contract/ops-auth';
 import type { StoredScope } from './scope';
 
@@ -31,8 +12,8 @@ import type { StoredScope } from './scope';
 /** Who acts. The engine checks roles itself too: the routes are not the only caller. */
 export interface OpsActor {
   name: string;
-  roles: OpsRole[];
-  via: OpsVia;
+  roles: Ops.OpsRole[];
+  via: Ops.OpsVia;
   /** Who stands behind this account or key (four eyes); absent for the command line and the engine's own callers. */
   provenance?: OpsProvenance;
 }
@@ -47,11 +28,11 @@ export interface OpsProvenance {
   /** Who last set the account's password (someone who could sign in as it). */
   passwordSetBy: string | null;
   /** Who granted each of its roles. */
-  grantedBy: Partial<Record<OpsRole, string | null>>;
+  grantedBy: Partial<Record<Ops.OpsRole, string | null>>;
 }
 
 export interface StageInput {
-  kind: ChangeKind;
+  kind: Ops.ChangeKind;
   /** The file on disk (the upload route wrote it; the desk keeps its own compressed copy in the database). */
   path: string;
   /** The file's name as the maker gave it (shown in the inbox, recorded in the version). */
@@ -66,7 +47,7 @@ export interface StageInput {
 
 export interface StageOptions {
   /** Progress of reading, validation and diff (also kept on the change: `progress(id)`, for polling). */
-  onProgress?: (progress: StagingProgress) => void;
+  onProgress?: (progress: Ops.StagingProgress) => void;
   /** How to read the file (StageInput.reading). */
   reading?: FileReading;
   /** An XLSX file is refused once it inflates past this many bytes (OPS_XLSX_MAX_UNPACKED_BYTES). */
@@ -83,21 +64,21 @@ export interface StartedStaging {
   /** The change's id, known at once (poll `progress(id)` / `get(id)` while it validates). */
   id: string;
   /** Settles when the change is staged (or failed: the summary says so). */
-  done: Promise<ChangeSummary>;
+  done: Promise<Ops.ChangeSummary>;
 }
 
 export interface ChangeDesk {
   /** Validates the file and diffs it against the published data; resolves with the staged change. Maker role. */
-  stage(actor: OpsActor, input: StageInput, options?: StageOptions): Promise<ChangeSummary>;
+  stage(actor: OpsActor, input: StageInput, options?: StageOptions): Promise<Ops.ChangeSummary>;
   /** The same, returning the id at once (for a 202 + polling). */
   startStaging(actor: OpsActor, input: StageInput, options?: StageOptions): Promise<StartedStaging>;
-  progress(id: string): Promise<StagingProgress | null>;
-  list(query: ChangesQuery): Promise<OpsPage<ChangeSummary>>;
-  get(id: string): Promise<ChangeDetail>;
-  problems(id: string, query: ProblemsQuery): Promise<OpsPage<ValidationProblem>>;
+  progress(id: string): Promise<Ops.StagingProgress | null>;
+  list(query: Ops.ChangesQuery): Promise<Ops.OpsPage<Ops.ChangeSummary>>;
+  get(id: string): Promise<Ops.ChangeDetail>;
+  problems(id: string, query: Ops.ProblemsQuery): Promise<Ops.OpsPage<Ops.ValidationProblem>>;
   /** Every problem, file order (the CSV download). */
-  allProblems(id: string): AsyncIterable<ValidationProblem>;
-  diff(id: string, query: DiffQuery): Promise<OpsPage<DiffEntry>>;
+  allProblems(id: string): AsyncIterable<Ops.ValidationProblem>;
+  diff(id: string, query: Ops.DiffQuery): Promise<Ops.OpsPage<Ops.DiffEntry>>;
   /**
    * Checker role, not the change's maker (OwnChangeError, whatever the roles or identity) nor an identity the
    * maker stands behind (MakerVouchedError; checkFourEyes). Publishes atomically against
@@ -105,21 +86,21 @@ export interface ChangeDesk {
    * (status staged again) and StaleChangeError thrown. Over the removal guard without confirmRemovals:
    * RemovalsNotConfirmedError.
    */
-  approve(actor: OpsActor, id: string, body: ApproveBody): Promise<ChangeSummary>;
+  approve(actor: OpsActor, id: string, body: Ops.ApproveBody): Promise<Ops.ChangeSummary>;
   /** A maker or checker: a stale change diffed again against what is served now (202 + polling, as staging). */
   startRecheck(actor: OpsActor, id: string): Promise<StartedStaging>;
   /** Checker role. */
-  reject(actor: OpsActor, id: string, body: RejectBody): Promise<ChangeSummary>;
+  reject(actor: OpsActor, id: string, body: Ops.RejectBody): Promise<Ops.ChangeSummary>;
   /** The change's maker (or an admin) closes their staged change. */
-  discard(actor: OpsActor, id: string): Promise<ChangeSummary>;
+  discard(actor: OpsActor, id: string): Promise<Ops.ChangeSummary>;
   /** Expires staged changes untouched for DESK_CHANGE_TTL_HOURS; returns how many. Run periodically. */
   expire(now?: Date): Promise<number>;
-  versions(query: VersionsQuery): Promise<OpsPage<VersionSummary>>;
+  versions(query: Ops.VersionsQuery): Promise<Ops.OpsPage<Ops.VersionSummary>>;
   /** Checker role: stages a change restoring the version's snapshot (approved like any change, by another checker). */
-  stageRollback(actor: OpsActor, versionId: number, options?: StageOptions): Promise<ChangeSummary>;
+  stageRollback(actor: OpsActor, versionId: number, options?: StageOptions): Promise<Ops.ChangeSummary>;
   /** The same, returning the id at once (for a 202 + polling). */
   startRollback(actor: OpsActor, versionId: number, options?: StageOptions): Promise<StartedStaging>;
-  audit(query: AuditQuery): Promise<OpsPage<AuditEntry>>;
+  audit(query: Ops.AuditQuery): Promise<Ops.OpsPage<Ops.AuditEntry>>;
   /** Writes an audit row; resolves with its id. */
   recordOpsEvent(event: OpsEvent): Promise<number>;
   close(): Promise<void>;
@@ -127,7 +108,7 @@ export interface ChangeDesk {
 
 export interface OpsEvent {
   actor: string;
-  via: OpsVia | string;
+  via: Ops.OpsVia | string;
   action: string;
   target?: string | null;
   detail?: Record<string, unknown> | null;
@@ -155,7 +136,7 @@ export class NotFoundError extends DeskError {
 
 /** 403: the actor lacks the role the action needs. */
 export class RoleRequiredError extends DeskError {
-  constructor(role: OpsRole, action: string) {
+  constructor(role: Ops.OpsRole, action: string) {
     super(`${action} needs the ${role} role`, 403, 'role-required');
   }
 }
@@ -187,7 +168,7 @@ export class WrongStateError extends DeskError {
  */
 export class StaleChangeError extends DeskError {
   constructor(
-    readonly change: ChangeSummary,
+    readonly change: Ops.ChangeSummary,
     readonly expectedVersion: string,
     readonly actualVersion: string,
   ) {
@@ -210,7 +191,7 @@ export class RemovalsNotConfirmedError extends DeskError {
   }
 }
 
-export const hasRole = (actor: OpsActor, role: OpsRole) => actor.roles.includes(role);
+export const hasRole = (actor: OpsActor, role: Ops.OpsRole) => actor.roles.includes(role);
 
 /** Whether the actor is the person named (an account and the keys issued to its holder are one person). */
 export const isPerson = (actor: OpsActor, name: string) => personOf(actor.name) === personOf(name);

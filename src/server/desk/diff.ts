@@ -1,7 +1,7 @@
 import type { ChangeKind, DiffEntry, DiffSummary, GroupCounts, GuardFlag } from '../../contract/ops-changes';
 import type { AgentRow, BranchRow, DataSet, HeadOfficeRow } from '../domain/data-set';
 import type { KindRow } from '../importer/kinds';
-import { AGENT_TABLE, BRANCH_TABLE, type KindTable } from '../domain/kind-columns';
+import { AGENT_TABLE, BRANCH_TABLE, fieldsOf, headOfficeFields } from '../domain/kind-columns';
 import { agentKey, branchKey, headOfficeKey, keyParts } from '../domain/natural-keys';
 import {
   CodeChanges,
@@ -19,8 +19,6 @@ import {
 // and the removal guard. Only the records the change replaces are compared: a branch file replaces the branches
 // of the countries it holds, a partners or agents file the whole kind.
 
-type Fields = Record<string, string | null>;
-
 /** A record's key, country and bank. */
 export interface Identity {
   key: string;
@@ -33,7 +31,8 @@ interface KindView {
   rows(dataSet: DataSet): KindRow[];
   /** A row's key, country and bank (a branch's bank, an agent's head office), without its fields. */
   whoIs(row: KindRow): Identity;
-  compared(row: KindRow): Compared;
+  /** A row's fields, as the difference compares them. */
+  fields(row: KindRow): Compared['fields'];
   /** Whether a served row is replaced by a file of these countries (a branch file replaces its countries). */
   replaces(record: Pick<Identity, 'country'>, countries: ReadonlySet<string>): boolean;
   /**
@@ -43,71 +42,34 @@ interface KindView {
   identity?: (record: Identified) => string | null;
 }
 
-const text = (value: string | number | null | undefined): string | null =>
-  value === null || value === undefined ? null : String(value);
-
-/** A row's fields as the difference compares them: the kind's declared columns (domain/kind-columns.ts). */
-const fieldsOf = <R>(kind: KindTable<R>, row: R): Fields => {
-  // A loop, not Object.fromEntries over pairs: once per row of a million-row file.
-  const fields: Fields = {};
-  for (const c of kind.columns) fields[c.field as string] = text(row[c.field] as string | null | undefined);
-  return fields;
-};
-
 const VIEWS: Record<ChangeKind, KindView> = {
   branches: {
     rows: (dataSet) => dataSet.branches,
-    whoIs: (row) => {
-      const b = row as BranchRow;
-      return { key: branchKey(b), country: b.country, bankCode: b.bankCode };
-    },
-    compared: (row) => {
-      const b = row as BranchRow;
-      return { key: branchKey(b), country: b.country, bankCode: b.bankCode, fields: fieldsOf(BRANCH_TABLE, b) };
-    },
+    whoIs: (b: BranchRow) => ({ key: branchKey(b), country: b.country, bankCode: b.bankCode }),
+    fields: (b: BranchRow) => fieldsOf(BRANCH_TABLE, b),
     replaces: (record, countries) => countries.has(record.country),
     identity: branchIdentity,
   },
   agents: {
     rows: (dataSet) => dataSet.agents,
-    whoIs: (row) => {
-      const a = row as AgentRow;
-      return { key: agentKey(a), country: a.country, bankCode: a.headOfficeCode };
-    },
-    compared: (row) => {
-      const a = row as AgentRow;
-      return { key: agentKey(a), country: a.country, bankCode: a.headOfficeCode, fields: fieldsOf(AGENT_TABLE, a) };
-    },
+    whoIs: (a: AgentRow) => ({ key: agentKey(a), country: a.country, bankCode: a.headOfficeCode }),
+    fields: (a: AgentRow) => fieldsOf(AGENT_TABLE, a),
     replaces: () => true,
     identity: agentIdentity,
   },
   partners: {
     rows: (dataSet) => dataSet.headOffices,
-    whoIs: (row) => {
-      const h = row as HeadOfficeRow;
-      return { key: headOfficeKey(h), country: h.country, bankCode: null };
-    },
-    compared: (row) => {
-      const h = row as HeadOfficeRow;
-      return {
-        key: headOfficeKey(h),
-        country: h.country,
-        bankCode: null,
-        fields: {
-          code: h.code,
-          country: h.country,
-          name: h.name,
-          networkName: h.networkName,
-          payoutType: h.payoutType,
-          deliveryModes: h.deliveryModes.join(' '),
-          bankCodes: h.bankCodes.join(' '),
-          demoLocations: String(h.demoLocations),
-        },
-      };
-    },
+    whoIs: (h: HeadOfficeRow) => ({ key: headOfficeKey(h), country: h.country, bankCode: null }),
+    fields: headOfficeFields,
     replaces: () => true,
   },
 };
+
+/** A row's key, country, bank and fields: what the difference compares. */
+function compared(view: KindView, row: KindRow): Compared {
+  const { key, country, bankCode } = view.whoIs(row);
+  return { key, country, bankCode, fields: view.fields(row) };
+}
 
 /** Rows of the kind in a data set (a version's row count). */
 export const rowsOfKind = (kind: ChangeKind, dataSet: DataSet) => VIEWS[kind].rows(dataSet).length;
@@ -278,7 +240,7 @@ class ServedRecords implements ServedSource {
   }
 
   record(i: number): Served {
-    return { ...this.view.compared(this.rows[i]), base: this.keys[i], n: this.order[i] };
+    return { ...compared(this.view, this.rows[i]), base: this.keys[i], n: this.order[i] };
   }
 
   /** Positions of the first served record of each key of a country, with its row. */
@@ -341,7 +303,7 @@ export class DiffBuilder {
 
   /** A good row of the new file, in file order: its entry, or null when the served record is the same. */
   add(row: KindRow): DiffEntry | null {
-    const now = this.view.compared(row);
+    const now = compared(this.view, row);
     const n = (this.seen.get(now.key) ?? 0) + 1;
     this.seen.set(now.key, n);
     this.occurrence = n;
@@ -355,7 +317,7 @@ export class DiffBuilder {
       this.count('added', now.country, now.bankCode);
       return added;
     }
-    const was = this.view.compared(this.served.rows[at]).fields;
+    const was = this.view.fields(this.served.rows[at]);
     const changedFields = Object.keys(now.fields).filter((field) => now.fields[field] !== was[field]);
     if (changedFields.length === 0) {
       this.unchanged++;
@@ -401,7 +363,7 @@ export class DiffBuilder {
         key: keyParts(mapKey),
         country: was.country,
         bankCode: was.bankCode,
-        before: this.view.compared(this.served.rows[i]).fields,
+        before: this.view.fields(this.served.rows[i]),
         after: null,
         changedFields: [],
       });

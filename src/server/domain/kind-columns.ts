@@ -1,4 +1,4 @@
-import type { AgentRow, BranchRow } from './data-set';
+import type { AgentRow, BranchRow, HeadOfficeRow } from './data-set';
 
 // One declaration per kind of row: each column once — its name in the files (the import and export
 // headings of docs/import.md) and in both stores' tables, which are the same, and the row's field it holds.
@@ -95,3 +95,29 @@ export const insertInto = <R>(kind: KindTable<R>): string => {
   const columns = tableColumns(kind);
   return `INSERT INTO ${kind.table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
 };
+
+/**
+ * A row's fields by the kind's columns, in order: each value as text, absent values null (what the desk's
+ * difference compares, and what the ops record search answers).
+ */
+export function fieldsOf<R>(kind: KindTable<R>, row: { [K in keyof R]: R[K] | null }): Record<string, string | null> {
+  // A loop, not Object.fromEntries over pairs: once per row of a million-row file.
+  const fields: Record<string, string | null> = {};
+  for (const c of kind.columns) {
+    const value = row[c.field];
+    fields[c.field] = value === null || value === undefined ? null : String(value);
+  }
+  return fields;
+}
+
+/** A head office's fields, as the desk's difference compares them and the ops record search answers them. */
+export const headOfficeFields = (h: HeadOfficeRow): Record<string, string | null> => ({
+  code: h.code,
+  country: h.country,
+  name: h.name,
+  networkName: h.networkName,
+  payoutType: h.payoutType,
+  deliveryModes: h.deliveryModes.join(' '),
+  bankCodes: h.bankCodes.join(' '),
+  demoLocations: String(h.demoLocations),
+});

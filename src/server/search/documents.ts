@@ -96,6 +96,18 @@ export interface Pagination {
   totalPages: number;
 }
 
+/**
+ * What a page answer is written from (pageBody, gzipPageBody): where the rows' documents are, the rows, the patch
+ * written into each, the pagination, and what allocates the answer's bytes (Buffer.allocUnsafe unless given).
+ */
+export type PageParts = [
+  source: DocumentSource,
+  rows: ArrayLike<number>,
+  patch: PagePatch | null,
+  pagination: Pagination,
+  allocate?: (length: number) => Buffer,
+];
+
 /** The length of pageBody's answer for `rows`, without its pagination: the documents and `{"data":[`. */
 export function pageLength(table: DocumentTable, rows: ArrayLike<number>): number {
   const { offsets } = table;
@@ -112,11 +124,7 @@ export function pageLength(table: DocumentTable, rows: ArrayLike<number>): numbe
  */
 export function pageBody(
   table: DocumentTable,
-  source: DocumentSource,
-  rows: ArrayLike<number>,
-  patch: PagePatch | null,
-  pagination: Pagination,
-  allocate: (length: number) => Buffer = Buffer.allocUnsafe,
+  ...[source, rows, patch, pagination, allocate = Buffer.allocUnsafe]: PageParts
 ): Buffer {
   const open = '{"data":[';
   const close = `],"pagination":${JSON.stringify(pagination)}}`;

@@ -1,12 +1,5 @@
 import { DeflateRaw, gunzipSync, crc32 as zlibCrc32, constants as zlib } from 'node:zlib';
-import {
-  documentSource,
-  type DocumentSource,
-  type DocumentTable,
-  type GzipTable,
-  type PagePatch,
-  type Pagination,
-} from './documents';
+import { documentSource, type DocumentSource, type DocumentTable, type GzipTable, type PageParts } from './documents';
 import { ByteWriter } from './byte-writer';
 
 // Search answers gzip-compressed without compressing anything per request (a browser's
@@ -266,11 +259,7 @@ const OPEN = Buffer.from('{"data":[', 'latin1');
 export function gzipPageBody(
   documents: DocumentTable,
   gzip: GzipTable,
-  source: DocumentSource,
-  rows: ArrayLike<number>,
-  patch: PagePatch | null,
-  pagination: Pagination,
-  allocate: (length: number) => Buffer = Buffer.allocUnsafe,
+  ...[source, rows, patch, pagination, allocate = Buffer.allocUnsafe]: PageParts
 ): Buffer {
   if (rows.length === 0) throw new Error('gzipPageBody needs at least one row');
   if (patch && patch.at + patch.bytes.length > gzip.prefix) throw new Error('the patch is not in the stored prefix');

@@ -1,5 +1,6 @@
 import type { ChangeKind, OpsPage } from '../../contract/ops-changes';
 import type { RecordFields, RecordMatch } from '../../contract/ops-records';
+import { AGENT_TABLE, BRANCH_TABLE, fieldsOf } from '../domain/kind-columns';
 import type { OfficeEntry } from './index-data';
 import type { IndexView } from './search-index';
 
@@ -101,21 +102,13 @@ function pageList(rows: number[], record: (row: number) => FoundRecord, search: 
 // Branches
 
 export function branchFields(view: IndexView, row: number): RecordFields {
-  const c = view.data.branches;
-  const t = view.tables;
-  const bank = view.data.banks[c.bank[row]];
-  return {
-    country: bank.country,
-    bankCode: bank.code,
-    bankName: bank.name,
-    routingNumber: t.routing.get(row) || null,
-    branchName: t.branchName.get(c.branchName[row]),
-    addressLine1: t.addr1.orNull(c.addr1[row]),
-    addressLine2: t.addr2.orNull(c.addr2[row]),
-    city: t.city.orNull(c.city[row]),
-    district: t.district.orNull(c.district[row]),
-    state: t.state.orNull(c.state[row]),
-  };
+  const b = view.branchRecord(row, '');
+  return fieldsOf(BRANCH_TABLE, {
+    ...b,
+    country: b.receivingCountry,
+    addressLine1: b.branchLocation,
+    addressLine2: b.address,
+  });
 }
 
 /** A branch's natural key (domain/natural-keys.ts): country and routing number, else bank, name and address. */
@@ -244,20 +237,8 @@ function branchByKey(view: IndexView, parts: string[]): RecordFields | null {
 // Agents
 
 export function agentFields(view: IndexView, row: number): RecordFields {
-  const c = view.data.agents;
-  const t = view.tables;
-  const office = view.data.offices[c.office[row]];
-  return {
-    agentCode: t.agentCode.get(row),
-    headOfficeCode: office.code,
-    country: office.country,
-    agentName: t.agentName.get(c.name[row]),
-    addressLine1: t.agentAddr1.orNull(c.addr1[row]),
-    addressLine2: t.agentAddr2.orNull(c.addr2[row]),
-    city: t.city.orNull(c.city[row]),
-    state: t.state.orNull(c.state[row]),
-    phoneNumber: t.phone.orNull(c.phone[row]),
-  };
+  const a = view.agentRecord(row);
+  return fieldsOf(AGENT_TABLE, { ...a, headOfficeCode: a.receivingAgentHeadOfficeCode, country: a.receivingCountry });
 }
 
 function foundAgent(view: IndexView, row: number): FoundRecord {
@@ -318,23 +299,6 @@ function searchAgents(view: IndexView, search: RecordsSearch): Page {
 
 // ---------------------------------------------------------------------------------------------------------
 // Head offices (partners)
-
-/** A head office's fields as the index holds them; networkName and demoLocations are the store's. */
-export function officeFields(
-  office: OfficeEntry,
-  stored: { networkName: string; demoLocations: number },
-): RecordFields {
-  return {
-    code: office.code,
-    country: office.country,
-    name: office.name,
-    networkName: stored.networkName,
-    payoutType: office.payoutType,
-    deliveryModes: office.deliveryModes.join(' '),
-    bankCodes: office.bankCodes.join(' '),
-    demoLocations: String(stored.demoLocations),
-  };
-}
 
 function searchOffices(view: IndexView, search: RecordsSearch): Page {
   const q = search.q?.toLowerCase();

@@ -29,6 +29,7 @@ import { detectedLayout, fileReading, type FileReading } from '../../../../contr
 import { detectFileLayout } from '../../../importer/layouts';
 import { ProblemError } from '../../../problems';
 import { sendAttachment } from '../../../desk/version-files';
+import type { ChangeDesk } from '../../../desk/desk';
 import { CHANGE_404, changeId, defineOpsOperation, readChange } from './ops-operation';
 import { checkScope, isEditsRequest, parseScopeField, stageEdits } from './edits';
 import { editsBody, type ChangeScope } from '../../../../contract/ops-edits';
@@ -153,6 +154,19 @@ function parseReading(value: unknown): FileReading {
   return parsed.data;
 }
 
+/** A signed-in, paged read of the desk (the inbox, the versions, the audit trail): its query, its item and the read. */
+const deskPage = <Q extends z.ZodType>(
+  query: Q,
+  item: z.ZodType,
+  read: (desk: ChangeDesk, query: z.output<Q>) => Promise<unknown>,
+) => ({
+  method: 'GET' as const,
+  access: 'signedIn' as const,
+  query,
+  response: opsPage(item),
+  handle: async ({ app, query }: { app: FastifyInstance; query: z.output<Q> }) => read(app.desk, query),
+});
+
 export const changeOperations = [
   defineOpsOperation({
     method: 'POST',
@@ -222,17 +236,11 @@ export const changeOperations = [
     },
   }),
   defineOpsOperation({
-    method: 'GET',
+    ...deskPage(changesQuery, changeSummary, (desk, query) => desk.list(query)),
     path: '/v1/ops/changes',
     operationId: 'listChanges',
     summary: 'The inbox: staged and past changes',
     description: 'Paged, newest first; filters by status, kind and maker.',
-    access: 'signedIn',
-    query: changesQuery,
-    response: opsPage(changeSummary),
-    async handle({ app, query }) {
-      return app.desk.list(query);
-    },
   }),
   defineOpsOperation({
     ...readChange,
@@ -345,18 +353,12 @@ export const changeOperations = [
     },
   }),
   defineOpsOperation({
-    method: 'GET',
+    ...deskPage(versionsQuery, versionSummary, (desk, query) => desk.versions(query)),
     path: '/v1/ops/versions',
     operationId: 'listVersions',
     summary: 'Published versions (history)',
     description:
       'Who staged and approved each, when, file and SHA-256, rows, diff summary; whether it can be restored.',
-    access: 'signedIn',
-    query: versionsQuery,
-    response: opsPage(versionSummary),
-    async handle({ app, query }) {
-      return app.desk.versions(query);
-    },
   }),
   defineOpsOperation({
     method: 'POST',
@@ -376,17 +378,11 @@ export const changeOperations = [
     },
   }),
   defineOpsOperation({
-    method: 'GET',
+    ...deskPage(auditQuery, auditEntry, (desk, query) => desk.audit(query)),
     path: '/v1/ops/audit',
     operationId: 'listAuditEvents',
     summary: 'The ops audit trail',
     description:
       'Every ops action (sign-in, failed sign-in, stage, approve, reject, rollback, account change); paged, filterable.',
-    access: 'signedIn',
-    query: auditQuery,
-    response: opsPage(auditEntry),
-    async handle({ app, query }) {
-      return app.desk.audit(query);
-    },
   }),
 ];

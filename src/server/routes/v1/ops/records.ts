@@ -10,7 +10,8 @@ import { deskDbOf } from '../../../desk/db';
 import { readRecordHistory } from '../../../desk/record-history';
 import { parseRecordKey, recordKeyOf } from '../../../../contract/record-key';
 import { ProblemError } from '../../../problems';
-import { officeFields, recordByKey, searchRecords } from '../../../search/records';
+import { recordByKey, searchRecords } from '../../../search/records';
+import { headOfficeFields } from '../../../domain/kind-columns';
 import { defineOpsOperation } from './ops-operation';
 
 // The published records from the desk: a search over what is served (search/records.ts, from the search index)
@@ -62,7 +63,8 @@ export const recordOperations = [
         const [row] = await db.all('SELECT network_name, demo_locations FROM head_offices WHERE code = ?', [
           served.office.code,
         ]);
-        record = officeFields(served.office, {
+        record = headOfficeFields({
+          ...served.office,
           networkName: String(row?.network_name ?? ''),
           demoLocations: Number(row?.demo_locations ?? 0),
         });
