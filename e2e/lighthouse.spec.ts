@@ -133,12 +133,12 @@ test(
         // A run Lighthouse itself could not record (e.g. NO_NAVSTART, a trace without its navigation) is run
         // again, as its filterToValidRuns leaves such runs out; two such failures in a row fail the test.
         const runs: LighthouseResult[] = [];
-        const underBudget = (run: LighthouseResult) =>
+        const belowBudget = (run: LighthouseResult) =>
           CATEGORIES.some((c) => (run.categories[c].score ?? 0) * 100 < FAIL_UNDER);
         const performanceOf = (run: LighthouseResult) => run.categories.performance.score ?? 0;
         for (
           let attempt = 0, failures = 0;
-          runs.length < RUNS || (RUNS === 1 && runs.every(underBudget) && runs.length < GATE_TRIES);
+          runs.length < RUNS || (RUNS === 1 && runs.every(belowBudget) && runs.length < GATE_TRIES);
           attempt++
         ) {
           const runner = await lighthouse(
