@@ -19,6 +19,7 @@ import { createTestApp, LOOKUP_HEADERS, type TestApp } from '../../testing/test-
 /** Promoted bytes an answer may cost on average: three times what was measured, a quarter of the getter's. */
 const MAX_PROMOTED_PER_ANSWER = 1200;
 const ANSWERS = 6000;
+const WINDOWS = 3;
 const CONCURRENCY = 16;
 
 let api: TestApp;
@@ -81,16 +82,12 @@ async function drive(paths: string[], total: number): Promise<Map<number, number
 const oldSpaceUsed = (heap: { heapSpaceStatistics: { spaceName: string; spaceUsedSize: number }[] }) =>
   heap.heapSpaceStatistics.find((space) => space.spaceName === 'old_space')!.spaceUsedSize;
 
-it('keeps what a lookup allocates out of the old generation', { timeout: 120_000 }, async () => {
-  const paths = lookups();
-  // Warm-up: the JIT, the index's remembered terms, the reference answers' bytes.
-  await drive(paths, 1500);
-
+/** The bytes the old space gained in the scavenges while `total` lookups were answered, per answer. */
+async function promotedPerAnswer(paths: string[], total: number): Promise<number> {
   const profiler = new GCProfiler();
   profiler.start();
-  const statuses = await drive(paths, ANSWERS);
+  const statuses = await drive(paths, total);
   const { statistics } = profiler.stop()!;
-
   expect([...statuses.keys()]).toEqual([200]);
   const scavenges = statistics.filter((gc) => gc.gcType === 'Scavenge');
   // Enough young collections to judge by (each is a chance to promote).
@@ -99,5 +96,20 @@ it('keeps what a lookup allocates out of the old generation', { timeout: 120_000
     (sum, gc) => sum + Math.max(0, oldSpaceUsed(gc.afterGC) - oldSpaceUsed(gc.beforeGC)),
     0,
   );
-  expect(promoted / ANSWERS).toBeLessThan(MAX_PROMOTED_PER_ANSWER);
+  return promoted / total;
+}
+
+it('keeps what a lookup allocates out of the old generation', { timeout: 120_000 }, async () => {
+  const paths = lookups();
+  // Warm-up: the JIT, the index's remembered terms, the reference answers' bytes.
+  await drive(paths, 1500);
+  // The least of three windows: this worker's heap is shared with the test files before this one (the server
+  // project does not isolate them), and what they still have running is promoted in some window too. A lookup
+  // that promotes what it allocates does so in every window.
+  const windows: number[] = [];
+  for (let i = 0; i < WINDOWS; i++) windows.push(await promotedPerAnswer(paths, ANSWERS));
+  expect(
+    Math.min(...windows),
+    `bytes promoted per answer in each window: ${windows.map(Math.round).join(', ')}`,
+  ).toBeLessThan(MAX_PROMOTED_PER_ANSWER);
 });
