@@ -150,7 +150,8 @@ export default defineConfig({
         extends: true,
         test: {
           // Process tests (*.process.test.ts) start the compiled server and commands (dist/server) as `npm start`
-          // and the npm scripts do, built first when out of date.
+          // and the npm scripts do, built first when out of date; each file in a process of its own, which is
+          // also where a test that measures its own heap (young-garbage) runs.
           name: 'process',
           environment: 'node',
           include: ['src/server/**/*.process.test.ts'],

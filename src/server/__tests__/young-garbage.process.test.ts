@@ -103,9 +103,9 @@ it('keeps what a lookup allocates out of the old generation', { timeout: 120_000
   const paths = lookups();
   // Warm-up: the JIT, the index's remembered terms, the reference answers' bytes.
   await drive(paths, 1500);
-  // The least of three windows: this worker's heap is shared with the test files before this one (the server
-  // project does not isolate them), and what they still have running is promoted in some window too. A lookup
-  // that promotes what it allocates does so in every window.
+  // The least of three windows: a timer or a late answer of the set-up may promote in one window; a lookup that
+  // promotes what it allocates does so in every window. The file runs in a process of its own (vite.config.ts),
+  // so no other test file's work shares this heap.
   const windows: number[] = [];
   for (let i = 0; i < WINDOWS; i++) windows.push(await promotedPerAnswer(paths, ANSWERS));
   expect(
