@@ -76,6 +76,22 @@ export class RateLimitCounters {
 
   /** Counts one more for `key` in its window of `timeWindow` ms (a new window once the last one ended). */
   incr(key: string, timeWindow: number): Counted {
+    return this.count(key, timeWindow, true);
+  }
+
+  /** The count of `key` in its running window, without counting (0 when none runs). */
+  read(key: string, timeWindow: number): Counted {
+    return this.count(key, timeWindow, false);
+  }
+
+  /** Releases the lock when the thread `ended` (a serving thread that stopped) held it. */
+  static releaseHeldBy(buffer: SharedArrayBuffer, ended: number): void {
+    const header = new Int32Array(buffer, 0, HEADER_BYTES / 4);
+    if (Atomics.compareExchange(header, LOCK, ended + 1, 0) === ended + 1) Atomics.notify(header, LOCK);
+  }
+
+  /** `key`'s count in its window of `timeWindow` ms, one more when `add` (incr) or as it stands (read). */
+  private count(key: string, timeWindow: number, add: boolean): Counted {
     const [h1, h2] = hashOf(key);
     const now = Date.now();
     this.lock();
@@ -84,11 +100,13 @@ export class RateLimitCounters {
       const t = slot * TIMES;
       const w = slot * WORDS;
       if (found && this.times[t] + timeWindow > now) {
-        const current = Math.min(this.words[w + 2] + 1, MAX_COUNT);
-        this.words[w + 2] = current;
-        this.times[t + 1] = this.times[t] + timeWindow;
-        return { current, ttl: timeWindow - (now - this.times[t]) };
+        if (add) {
+          this.words[w + 2] = Math.min(this.words[w + 2] + 1, MAX_COUNT);
+          this.times[t + 1] = this.times[t] + timeWindow;
+        }
+        return { current: this.words[w + 2], ttl: timeWindow - (now - this.times[t]) };
       }
+      if (!add) return { current: 0, ttl: 0 };
       this.words[w] = h1;
       this.words[w + 1] = h2;
       this.words[w + 2] = 1;
@@ -98,27 +116,6 @@ export class RateLimitCounters {
     } finally {
       this.unlock();
     }
-  }
-
-  /** The count of `key` in its running window, without counting (0 when none runs). */
-  read(key: string, timeWindow: number): Counted {
-    const [h1, h2] = hashOf(key);
-    const now = Date.now();
-    this.lock();
-    try {
-      const { slot, found } = this.find(h1, h2, now);
-      const start = this.times[slot * TIMES];
-      if (!found || start + timeWindow <= now) return { current: 0, ttl: 0 };
-      return { current: this.words[slot * WORDS + 2], ttl: timeWindow - (now - start) };
-    } finally {
-      this.unlock();
-    }
-  }
-
-  /** Releases the lock when the thread `ended` (a serving thread that stopped) held it. */
-  static releaseHeldBy(buffer: SharedArrayBuffer, ended: number): void {
-    const header = new Int32Array(buffer, 0, HEADER_BYTES / 4);
-    if (Atomics.compareExchange(header, LOCK, ended + 1, 0) === ended + 1) Atomics.notify(header, LOCK);
   }
 
   /** The key's slot (found), or the slot a new window of it takes (see the top of this file). */

@@ -1,6 +1,7 @@
 import type { ChangeKind } from '../../contract/ops-changes';
 import type { RecordFields, RecordHistoryEntry } from '../../contract/ops-records';
 import type { DeskDb } from './db';
+import { json, wordsOf } from './repositories/rows';
 
 // Each published record's whole life: when a version is recorded, every
 // entry of its change's difference (desk_diff) is indexed by the record's kind and natural key, in the same
@@ -33,9 +34,6 @@ export async function recordHistoryOf(tx: DeskDb, kind: ChangeKind, versionId: n
 
 const OPS = { added: 'add', changed: 'change', removed: 'remove' } as const;
 
-const fields = (value: unknown): RecordFields | null =>
-  typeof value === 'string' && value ? (JSON.parse(value) as RecordFields) : null;
-
 /** A record's history, newest first (within one version, the difference's order reversed). */
 export async function readRecordHistory(db: DeskDb, kind: ChangeKind, parts: string[]): Promise<RecordHistoryEntry[]> {
   const rows = await db.all(READ_SQL, [kind, JSON.stringify(parts)]);
@@ -48,10 +46,8 @@ export async function readRecordHistory(db: DeskDb, kind: ChangeKind, parts: str
     comment: (r.comment as string | null) ?? null,
     fileName: String(r.file_name),
     fileSha256: String(r.sha256),
-    before: fields(r.before_fields),
-    after: fields(r.after_fields),
-    changedFields: String(r.changed_fields ?? '')
-      .split(' ')
-      .filter(Boolean),
+    before: json<RecordFields>(r.before_fields),
+    after: json<RecordFields>(r.after_fields),
+    changedFields: wordsOf(r.changed_fields),
   }));
 }

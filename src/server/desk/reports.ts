@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { ChangeKind } from '../../contract/ops-changes';
 import type { Report, ReportReason, ReportsPage, ReportsQuery } from '../../contract/reports';
 import type { DeskDb, Row } from './db';
+import { Where, pageOf } from './repositories/rows';
 
 // Tellers' reports of a problem with a served record: written by
 // POST /v1/reports, queued for the desk by GET /v1/ops/reports, closed by POST /v1/ops/reports/{id}/close. The
@@ -53,34 +54,13 @@ export async function createReport(db: DeskDb, report: NewReport, now = new Date
 
 /** The queue, newest first: open, closed or all, of one kind or one record. */
 export async function listReports(db: DeskDb, query: ReportsQuery): Promise<ReportsPage> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (query.status === 'open') where.push('closed_at IS NULL');
-  if (query.status === 'closed') where.push('closed_at IS NOT NULL');
-  if (query.kind) {
-    where.push('kind = ?');
-    params.push(query.kind);
-  }
-  if (query.key !== undefined) {
-    where.push('record_key = ?');
-    params.push(query.key);
-  }
-  const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const [{ n }] = await db.all(`SELECT count(*) AS n FROM teller_reports ${filter}`, params);
-  const rows = await db.all(
-    `SELECT ${COLUMNS} FROM teller_reports ${filter} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-    [...params, query.pageSize, (query.pageNumber - 1) * query.pageSize],
-  );
-  const total = Number(n);
-  return {
-    data: rows.map(reportOf),
-    pagination: {
-      pageNumber: query.pageNumber,
-      pageSize: query.pageSize,
-      totalItems: total,
-      totalPages: Math.ceil(total / query.pageSize),
-    },
-  };
+  const where = new Where();
+  if (query.status === 'open') where.and('closed_at IS NULL');
+  if (query.status === 'closed') where.and('closed_at IS NOT NULL');
+  if (query.kind) where.and('kind = ?', query.kind);
+  if (query.key !== undefined) where.and('record_key = ?', query.key);
+  const order = 'created_at DESC, id DESC';
+  return pageOf(db, { select: COLUMNS, from: 'teller_reports', where, order }, query, reportOf);
 }
 
 export async function readReport(db: DeskDb, id: string): Promise<Report | null> {

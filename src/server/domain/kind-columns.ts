@@ -53,7 +53,7 @@ export const AGENT_TABLE: KindTable<AgentRow, 'agents'> = {
   ],
 };
 
-type StatefulRow = { state: string | null; publishedState?: string | null };
+export type StatefulRow = { state: string | null; publishedState?: string | null };
 
 /** The file's headings (the import format), in order. */
 export const fileColumns = <R>(kind: KindTable<R>): string[] => kind.columns.map((c) => c.name);

@@ -1,7 +1,7 @@
 import type { AuditEntry, AuditQuery, OpsPage } from '../../../contract/ops-changes';
 import type { DeskDb } from '../db';
 import type { OpsEvent } from '../desk';
-import { json, page } from './rows';
+import { Where, json, pageOf } from './rows';
 
 // The desk's audit trail (ops_audit): one row per event, newest first.
 
@@ -32,43 +32,20 @@ export class AuditRepository {
   }
 
   async page(query: AuditQuery): Promise<OpsPage<AuditEntry>> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (query.action) {
-      where.push('action = ?');
-      params.push(query.action);
-    }
-    if (query.actor) {
-      where.push('actor = ?');
-      params.push(query.actor);
-    }
-    if (query.from) {
-      where.push('at >= ?');
-      params.push(new Date(query.from).toISOString());
-    }
-    if (query.to) {
-      where.push('at < ?');
-      params.push(new Date(query.to).toISOString());
-    }
-    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const [{ n }] = await this.db.all(`SELECT count(*) AS n FROM ops_audit ${filter}`, params);
-    const rows = await this.db.all(
-      `SELECT id, at, actor, via, action, target, detail FROM ops_audit ${filter} ORDER BY id DESC LIMIT ? OFFSET ?`,
-      [...params, query.pageSize, (query.pageNumber - 1) * query.pageSize],
-    );
-    return page(
-      rows.map((r) => ({
-        id: Number(r.id),
-        at: String(r.at),
-        actor: String(r.actor),
-        via: String(r.via),
-        action: String(r.action),
-        target: (r.target as string | null) ?? null,
-        detail: json<Record<string, unknown>>(r.detail),
-      })),
-      Number(n),
-      query.pageNumber,
-      query.pageSize,
-    );
+    const where = new Where();
+    if (query.action) where.and('action = ?', query.action);
+    if (query.actor) where.and('actor = ?', query.actor);
+    if (query.from) where.and('at >= ?', new Date(query.from).toISOString());
+    if (query.to) where.and('at < ?', new Date(query.to).toISOString());
+    const select = 'id, at, actor, via, action, target, detail';
+    return pageOf(this.db, { select, from: 'ops_audit', where, order: 'id DESC' }, query, (r) => ({
+      id: Number(r.id),
+      at: String(r.at),
+      actor: String(r.actor),
+      via: String(r.via),
+      action: String(r.action),
+      target: (r.target as string | null) ?? null,
+      detail: json<Record<string, unknown>>(r.detail),
+    }));
   }
 }

@@ -15,7 +15,7 @@ import { KEEP_FILE_SQL } from '../kept-file';
 import { INTERRUPTED_STAGING, type Leases } from '../recovery';
 import type { StagedChange } from '../prepare';
 import type { StoredScope } from '../scope';
-import { changeSummaryOf, now, page } from './rows';
+import { Where, changeSummaryOf, now, pageOf } from './rows';
 
 // The changes (desk_changes) with their kept files (desk_files): read, listed, moved from one status to another,
 // and held through their lease columns (recovery.ts) while an engine stages or publishes them.
@@ -82,38 +82,18 @@ export class ChangesRepository {
   }
 
   async page(query: ChangesQuery, servedVersion: string): Promise<OpsPage<ChangeSummary>> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (query.status === 'pending') where.push(`status = 'staged'`);
-    else if (query.status === 'stale' || query.status === 'staged') {
-      where.push(`status = 'staged' AND base_version ${query.status === 'stale' ? '<>' : '='} ?`);
-      params.push(servedVersion);
-    } else if (query.status) {
-      where.push('status = ?');
-      params.push(query.status);
-    }
-    if (query.kind) {
-      where.push('kind = ?');
-      params.push(query.kind);
-    }
-    if (query.stagedBy) {
-      where.push('staged_by = ?');
-      params.push(query.stagedBy);
-    }
-    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const [{ n }] = await this.db.all(`SELECT count(*) AS n FROM desk_changes ${filter}`, params);
-    const rows = await this.db.all(
-      `SELECT id, kind, status, countries, file_name, sha256, rows_read, rows_valid, rows_bad, problem_count, summary,
-         NULL AS by_bank, NULL AS rule_counts, base_version, rollback_of, staged_by, staged_via, staged_at, updated_at,
-         decided_by, decided_at, comment, progress, failure, scope
-       FROM desk_changes ${filter} ORDER BY staged_at DESC, id LIMIT ? OFFSET ?`,
-      [...params, query.pageSize, (query.pageNumber - 1) * query.pageSize],
-    );
-    return page(
-      rows.map((row) => this.summary(row, servedVersion)),
-      Number(n),
-      query.pageNumber,
-      query.pageSize,
+    const where = new Where();
+    if (query.status === 'pending') where.and(`status = 'staged'`);
+    else if (query.status === 'stale' || query.status === 'staged')
+      where.and(`status = 'staged' AND base_version ${query.status === 'stale' ? '<>' : '='} ?`, servedVersion);
+    else if (query.status) where.and('status = ?', query.status);
+    if (query.kind) where.and('kind = ?', query.kind);
+    if (query.stagedBy) where.and('staged_by = ?', query.stagedBy);
+    const select = `id, kind, status, countries, file_name, sha256, rows_read, rows_valid, rows_bad, problem_count, summary,
+      NULL AS by_bank, NULL AS rule_counts, base_version, rollback_of, staged_by, staged_via, staged_at, updated_at,
+      decided_by, decided_at, comment, progress, failure, scope`;
+    return pageOf(this.db, { select, from: 'desk_changes', where, order: 'staged_at DESC, id' }, query, (row) =>
+      this.summary(row, servedVersion),
     );
   }
 

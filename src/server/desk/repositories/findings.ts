@@ -10,7 +10,7 @@ import type { DeskDb, Row } from '../db';
 import { DIFF_COLUMNS, type DiffRow } from '../diff';
 import { DIFF_ENTRY_COLUMNS, diffEntryOfRow, diffSearch } from '../diff-rows';
 import type { StagedChange } from '../prepare';
-import { page, problemOf } from './rows';
+import { Where, page, pageOf, problemOf } from './rows';
 
 // What a staging found in a change's file: its validation problems (desk_problems) and its difference's entries
 // (desk_diff), kept in their order (seq) and read back a page at a time.
@@ -46,23 +46,11 @@ export class FindingsRepository {
   }
 
   async problems(id: string, query: ProblemsQuery): Promise<OpsPage<ValidationProblem>> {
-    const where = ['change_id = ?'];
-    const params: unknown[] = [id];
-    if (query.rule) {
-      where.push('rule = ?');
-      params.push(query.rule);
-    }
-    if (query.column) {
-      where.push('column_name = ?');
-      params.push(query.column);
-    }
-    const filter = where.join(' AND ');
-    const [{ n }] = await this.db.all(`SELECT count(*) AS n FROM desk_problems WHERE ${filter}`, params);
-    const rows = await this.db.all(
-      `SELECT row_number, column_name, value, message, rule FROM desk_problems WHERE ${filter} ORDER BY seq LIMIT ? OFFSET ?`,
-      [...params, query.pageSize, (query.pageNumber - 1) * query.pageSize],
-    );
-    return page(rows.map(problemOf), Number(n), query.pageNumber, query.pageSize);
+    const where = new Where('change_id = ?', id);
+    if (query.rule) where.and('rule = ?', query.rule);
+    if (query.column) where.and('column_name = ?', query.column);
+    const select = 'row_number, column_name, value, message, rule';
+    return pageOf(this.db, { select, from: 'desk_problems', where, order: 'seq' }, query, problemOf);
   }
 
   async *allProblems(id: string): AsyncIterable<ValidationProblem> {
@@ -87,25 +75,15 @@ export class FindingsRepository {
       if (query.bankCode && g.bankCode !== query.bankCode) continue;
       for (const op of ops) total += g[op];
     }
-    const where = ['change_id = ?'];
-    const params: unknown[] = [id];
-    for (const [column, value] of [
-      ['op', query.op],
-      ['country', query.country],
-      ['bank_code', query.bankCode],
-    ] as const) {
-      if (value === undefined) continue;
-      where.push(`${column} = ?`);
-      params.push(value);
-    }
+    const where = new Where('change_id = ?', id);
+    if (query.op !== undefined) where.and('op = ?', query.op);
+    if (query.country !== undefined) where.and('country = ?', query.country);
+    if (query.bankCode !== undefined) where.and('bank_code = ?', query.bankCode);
     if (query.q) {
       // A search reads the change's entries (no index holds parts of names): its total is counted.
       const search = diffSearch(query.q);
-      where.push(search.sql);
-      params.push(search.param);
-      total = Number(
-        (await this.db.all(`SELECT count(*) AS n FROM desk_diff WHERE ${where.join(' AND ')}`, params))[0].n,
-      );
+      where.and(search.sql, search.param);
+      total = Number((await this.db.all(`SELECT count(*) AS n FROM desk_diff ${where.sql}`, where.params))[0].n);
     }
     // Each filter pages along an index in its order (006/007 migrations): by operation, then country and bank;
     // by country and bank; or the difference's own order.
@@ -119,10 +97,11 @@ export class FindingsRepository {
     // Two steps: the page's positions from the index alone (the entries skipped over are never read), then
     // those entries. In one query the planner may walk the table by position instead, reading every entry
     // before the page.
-    const positions = await this.db.all(
-      `SELECT seq FROM desk_diff WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
-      [...params, query.pageSize, (query.pageNumber - 1) * query.pageSize],
-    );
+    const positions = await this.db.all(`SELECT seq FROM desk_diff ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+      ...where.params,
+      query.pageSize,
+      (query.pageNumber - 1) * query.pageSize,
+    ]);
     const seqs = positions.map((p) => Number(p.seq));
     const found = seqs.length
       ? await this.db.all(

@@ -8,11 +8,11 @@ import type {
   ValidationProblem,
   VersionSummary,
 } from '../../../contract/ops-changes';
-import type { Row } from '../db';
+import type { DeskDb, Row } from '../db';
 import { shownScope, type StoredScope } from '../scope';
 
 // The desk's rows as the contract's objects: a change (desk_changes), a validation problem (desk_problems), a
-// version (desk_versions), and a page of them.
+// version (desk_versions), and a page of them (pageOf: a filtered, counted page of a table's rows).
 
 /** The approval being published, kept on the change while it is approved (a recovery records it). */
 export interface Approval {
@@ -30,7 +30,44 @@ export const page = <T>(data: T[], totalItems: number, pageNumber: number, pageS
   pagination: { pageNumber, pageSize, totalItems, totalPages: Math.ceil(totalItems / pageSize) },
 });
 
-const countriesOf = (value: unknown) =>
+/** A WHERE clause built a condition at a time, with the parameters of its ?s in order. */
+export class Where {
+  private readonly conditions: string[] = [];
+  readonly params: unknown[] = [];
+
+  constructor(condition?: string, ...params: unknown[]) {
+    if (condition) this.and(condition, ...params);
+  }
+
+  and(condition: string, ...params: unknown[]): void {
+    this.conditions.push(condition);
+    this.params.push(...params);
+  }
+
+  /** `WHERE …`, or nothing without a condition. */
+  get sql(): string {
+    return this.conditions.length > 0 ? `WHERE ${this.conditions.join(' AND ')}` : '';
+  }
+}
+
+/** The query's page of `from`'s rows that `where` selects, in `order`, each made by `of`; all of them counted. */
+export async function pageOf<T>(
+  db: DeskDb,
+  { select, from, where, order }: { select: string; from: string; where: Where; order: string },
+  { pageNumber, pageSize }: { pageNumber: number; pageSize: number },
+  of: (row: Row) => T,
+): Promise<OpsPage<T>> {
+  const [{ n }] = await db.all(`SELECT count(*) AS n FROM ${from} ${where.sql}`, where.params);
+  const rows = await db.all(`SELECT ${select} FROM ${from} ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+    ...where.params,
+    pageSize,
+    (pageNumber - 1) * pageSize,
+  ]);
+  return page(rows.map(of), Number(n), pageNumber, pageSize);
+}
+
+/** The words of a space-separated column (countries, changed fields); none for null. */
+export const wordsOf = (value: unknown) =>
   String(value ?? '')
     .split(' ')
     .filter(Boolean);
@@ -47,7 +84,7 @@ export function changeSummaryOf(row: Row, servedVersion: string, ttlMs: number):
     id: String(row.id),
     kind: row.kind as ChangeKind,
     status,
-    countries: countriesOf(row.countries),
+    countries: wordsOf(row.countries),
     fileName: String(row.file_name),
     sha256: String(row.sha256),
     rows: { read: Number(row.rows_read), valid: Number(row.rows_valid), bad: Number(row.rows_bad) },
@@ -91,7 +128,7 @@ export function versionOf(r: Row): VersionSummary {
     fileName: String(r.file_name),
     sha256: String(r.sha256),
     rows: Number(r.rows),
-    countries: countriesOf(r.countries),
+    countries: wordsOf(r.countries),
     diff: json<DiffSummary>(r.summary),
     dataVersion: String(r.data_version),
     restorable: Boolean(r.restorable),

@@ -12,7 +12,7 @@ import { insertVersion, type VersionContent } from '../publish';
 import { ORPHAN_SNAPSHOTS_SQL } from '../recovery';
 import { nextLedger, removalHistory, type RemovalLedger } from '../removal-ledger';
 import { pruneOriginals } from '../version-files';
-import { json, page, versionOf } from './rows';
+import { Where, json, pageOf, versionOf } from './rows';
 
 // The published versions (desk_versions) with their snapshots (desk_snapshots), the data swaps publishes
 // committed (desk_swaps), and the removal guard's ledger each version keeps (removal-ledger.ts).
@@ -66,17 +66,12 @@ export class VersionsRepository {
   }
 
   async page(query: VersionsQuery): Promise<OpsPage<VersionSummary>> {
-    const filter = query.kind ? 'WHERE kind = ?' : '';
-    const params = query.kind ? [query.kind] : [];
-    const [{ n }] = await this.db.all(`SELECT count(*) AS n FROM desk_versions ${filter}`, params);
-    const rows = await this.db.all(
-      `SELECT id, kind, change_id, staged_by, approved_by, published_at, file_name, sha256, rows, countries, summary,
-         data_version, snapshot_id IS NOT NULL AS restorable,
-         (SELECT rollback_of FROM desk_changes c WHERE c.id = change_id) AS rollback_of
-       FROM desk_versions ${filter} ORDER BY id DESC LIMIT ? OFFSET ?`,
-      [...params, query.pageSize, (query.pageNumber - 1) * query.pageSize],
-    );
-    return page(rows.map(versionOf), Number(n), query.pageNumber, query.pageSize);
+    const where = new Where();
+    if (query.kind) where.and('kind = ?', query.kind);
+    const select = `id, kind, change_id, staged_by, approved_by, published_at, file_name, sha256, rows, countries, summary,
+      data_version, snapshot_id IS NOT NULL AS restorable,
+      (SELECT rollback_of FROM desk_changes c WHERE c.id = change_id) AS rollback_of`;
+    return pageOf(this.db, { select, from: 'desk_versions', where, order: 'id DESC' }, query, versionOf);
   }
 
   /** A version's kind, file name and snapshot (gzip-compressed; absent when none is kept); undefined: no version. */

@@ -1,5 +1,4 @@
 import {
-  DEFAULT_PAGE_SIZE,
   browseQuery,
   branchCodeName,
   branchDetailQuery,
@@ -19,7 +18,7 @@ import { browseBranches } from '../../search/browse';
 import { nearCode } from '../../search/code-suggest';
 import { branchDetailOf, findCode, headOfficesPayingInto } from '../../search/codes';
 import { all, branchRules, stateOfCountry } from '../../validation';
-import { defineOperation } from './operation';
+import { FROM_INDEX, defineOperation, withPaging } from './operation';
 
 // Extensions beyond the spec: the one box for any code, and browsing a
 // head office's branches bank → state → city with counts. Answered from the search index like the spec's
@@ -36,8 +35,7 @@ export const extensionOperations = [
     // The path parameter is checked with the headers and the (empty) query, so one 400 names everything.
     params: codePathParams,
     response: codeLookupResponse,
-    partnerData: true,
-    dataVersion: true,
+    ...FROM_INDEX,
     async handle({ app, searchIndex, params: { code } }) {
       const index = searchIndex();
       const formats = codeFormatsOf(code);
@@ -77,15 +75,9 @@ export const extensionOperations = [
     query: browseQuery,
     rules: all(branchRules, stateOfCountry),
     response: browseResponse,
-    partnerData: true,
-    dataVersion: true,
+    ...FROM_INDEX,
     async handle({ searchIndex, query }) {
-      const index = searchIndex();
-      return browseBranches(index.extensionView, {
-        ...query,
-        pageNumber: query.pageNumber ?? 1,
-        pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE,
-      });
+      return browseBranches(searchIndex().extensionView, withPaging(query));
     },
   }),
   defineOperation({
@@ -98,8 +90,7 @@ export const extensionOperations = [
     query: branchDetailQuery,
     params: branchPathParams,
     response: branchDetailResponse,
-    partnerData: true,
-    dataVersion: true,
+    ...FROM_INDEX,
     errors: [{ status: 404, description: 'Not Found: the data served now holds no branch with this id.' }],
     async handle({ app, searchIndex, params: { branchId } }) {
       const index = searchIndex();

@@ -1,5 +1,4 @@
 import {
-  DEFAULT_PAGE_SIZE,
   agentsQuery,
   agentsResponse,
   branchesQuery,
@@ -8,7 +7,7 @@ import {
   payoutNetworksResponse,
 } from '../../../contract';
 import { all, branchRules, countryAndMode, stateOfCountry } from '../../validation';
-import { defineOperation } from './operation';
+import { FROM_INDEX, defineOperation, withPaging } from './operation';
 
 // The three operations of the spec: Get Agent List (4.1), Get Anywhere Payout Network (4.2),
 // Get Bank Branches (4.3). Searches answer from the in-memory index (src/server/search), wholly from one data
@@ -24,11 +23,10 @@ export const lookupOperations = [
     query: agentsQuery,
     rules: all(countryAndMode, stateOfCountry),
     response: agentsResponse,
-    partnerData: true,
-    dataVersion: true,
+    ...FROM_INDEX,
     async handle({ searchIndex, query, take, gzipFrom, sendPooled }) {
       const index = searchIndex();
-      const search = { ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE };
+      const search = withPaging(query);
       // The page's JSON is written from the records' JSON kept in the index (search/documents.ts), or its gzip
       // from their gzip records (search/gzip-documents.ts).
       const answer = index.agentsAnswer(search, take, gzipFrom());
@@ -69,12 +67,9 @@ export const lookupOperations = [
     query: branchesQuery,
     rules: branchRules,
     response: branchesResponse,
-    partnerData: true,
-    dataVersion: true,
+    ...FROM_INDEX,
     async handle({ searchIndex, query, take, gzipFrom, sendPooled }) {
-      const index = searchIndex();
-      const search = { ...query, pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE };
-      const answer = index.branchesAnswer(search, take, gzipFrom());
+      const answer = searchIndex().branchesAnswer(withPaging(query), take, gzipFrom());
       return sendPooled(answer.body, answer.encoding);
     },
   }),

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { DEFAULT_PAGE_SIZE } from '../../../contract';
 import { syncHook } from '../../plugins/sync-hook';
 import { COMPRESS_THRESHOLD_BYTES } from '../../plugins/external/compress';
 import { AnswerCompression, LoadGauge, type Encoding } from '../../search/answer-compression';
@@ -88,6 +89,16 @@ export const defineOperation = <
 >(
   operation: Operation<Path, Q, R, P>,
 ) => operation;
+
+/** What an operation answered from the search index declares: partner data, and the data version it came from. */
+export const FROM_INDEX = { partnerData: true, dataVersion: true } as const;
+
+/** A search's query with its paging filled in: page 1 of DEFAULT_PAGE_SIZE rows unless asked. */
+export const withPaging = <Q extends { pageNumber?: number; pageSize?: number }>(query: Q) => ({
+  ...query,
+  pageNumber: query.pageNumber ?? 1,
+  pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE,
+});
 
 // Partner data (agents, networks, branches, with addresses and phone numbers) is never stored by a browser or
 // a proxy.

@@ -13,6 +13,7 @@ import {
   type ReceivingCountry,
 } from '../../../contract';
 import { deliveryModeCodeOf } from '../../../contract/delivery-modes';
+import type { ReferenceCache } from '../../reference-cache';
 import { all, countryOnly, stateOfCountry } from '../../validation';
 import { defineOperation, type OperationContext } from './operation';
 
@@ -29,16 +30,22 @@ function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
+/** A reference answer, built by `build` (from the reference lists) once per data set and kept under `key`. */
 async function sendReference(
   { app: { reference }, request, reply, sendJson }: OperationContext<unknown, unknown>,
   key: string,
-  build: () => unknown,
+  build: (reference: ReferenceCache) => unknown,
 ) {
   // no-cache: clients keep the answer but ask again each time, which costs a 304 until the data changes.
   reply.header('etag', reference.etag).header('cache-control', 'no-cache');
   if (etagMatches(request.headers['if-none-match'], reference.etag)) return reply.code(304).send();
-  const body = await reference.body(key, build);
+  const body = await reference.body(key, () => build(reference));
   return sendJson(body.json, body.encoded);
+}
+
+/** The handler of a reference list that is the same whatever the request asks (sendReference under `key`). */
+function referenceList(key: string, build: (reference: ReferenceCache) => unknown) {
+  return (context: OperationContext<unknown, unknown>) => sendReference(context, key, build);
 }
 
 export const referenceOperations = [
@@ -52,18 +59,14 @@ export const referenceOperations = [
     documentQuery: false,
     response: receivingCountriesResponse,
     etag: true,
-    async handle(context) {
-      const { reference } = context.app;
-      return sendReference(context, 'receiving-countries', () => {
-        const data: ReceivingCountry[] = reference.reference.countries.map((c) => ({
-          code: c.code,
-          name: c.name,
-          currency: c.currency,
-          deliveryModes: c.deliveryModes.map(deliveryModeCodeOf),
-        }));
-        return { data };
-      });
-    },
+    handle: referenceList('receiving-countries', ({ reference }) => ({
+      data: reference.countries.map((c): ReceivingCountry => ({
+        code: c.code,
+        name: c.name,
+        currency: c.currency,
+        deliveryModes: c.deliveryModes.map(deliveryModeCodeOf),
+      })),
+    })),
   }),
   defineOperation({
     path: '/v1/types',
@@ -74,17 +77,13 @@ export const referenceOperations = [
     query: deliveryModesQuery,
     response: deliveryModesResponse,
     etag: true,
-    async handle(context) {
-      const { reference } = context.app;
-      return sendReference(context, 'delivery-modes', () => {
-        const data: DeliveryMode[] = reference.reference.deliveryModes.map((m) => ({
-          code: deliveryModeCodeOf(m.value),
-          value: m.value,
-          name: m.name,
-        }));
-        return { data };
-      });
-    },
+    handle: referenceList('delivery-modes', ({ reference }) => ({
+      data: reference.deliveryModes.map((m): DeliveryMode => ({
+        code: deliveryModeCodeOf(m.value),
+        value: m.value,
+        name: m.name,
+      })),
+    })),
   }),
   defineOperation({
     path: '/v1/states',
@@ -97,12 +96,9 @@ export const referenceOperations = [
     response: statesResponse,
     etag: true,
     async handle(context) {
-      const {
-        app: { reference },
-        query,
-      } = context;
-      return sendReference(context, `states:${query.receivingCountry}`, () => ({
-        data: reference.states(query.receivingCountry).map(({ code, name }) => ({ code, name })),
+      const country = context.query.receivingCountry;
+      return sendReference(context, `states:${country}`, (reference) => ({
+        data: reference.states(country).map(({ code, name }) => ({ code, name })),
       }));
     },
   }),

@@ -1,7 +1,7 @@
 import { agentSuggestionsQuery, branchSuggestionsQuery, suggestionsResponse } from '../../../contract';
 import { agentSuggestions, branchSuggestions } from '../../search/suggest';
 import { all, branchRules, countryAndMode, stateOfCountry } from '../../validation';
-import { defineOperation } from './operation';
+import { FROM_INDEX, defineOperation } from './operation';
 
 // Help for an empty answer (an extension; search/suggest.ts): why the search found nothing, and searches near it
 // that do find rows, each tried on the same index version before it is offered.
@@ -16,11 +16,9 @@ export const suggestionOperations = [
     query: agentSuggestionsQuery,
     rules: all(countryAndMode, stateOfCountry),
     response: suggestionsResponse,
-    partnerData: true,
-    dataVersion: true,
+    ...FROM_INDEX,
     async handle({ searchIndex, query }) {
-      const index = searchIndex();
-      return agentSuggestions(index, query);
+      return agentSuggestions(searchIndex(), query);
     },
   }),
   defineOperation({
@@ -33,11 +31,9 @@ export const suggestionOperations = [
     query: branchSuggestionsQuery,
     rules: branchRules,
     response: suggestionsResponse,
-    partnerData: true,
-    dataVersion: true,
+    ...FROM_INDEX,
     async handle({ searchIndex, query }) {
-      const index = searchIndex();
-      return branchSuggestions(index, query);
+      return branchSuggestions(searchIndex(), query);
     },
   }),
 ];

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { DataSet } from '../../domain/data-set';
 import { AGENT_TABLE, BRANCH_TABLE, tableColumns, tableValues } from '../../domain/kind-columns';
+import type { KindTable, StatefulRow } from '../../domain/kind-columns';
 import {
   ChangeNotHeldError,
   DataSetChangedError,
@@ -91,48 +92,36 @@ export async function replaceDataSet(
     for (const table of SERVED_TABLES.filter((t) => t !== BRANCH_TABLE.table && t !== AGENT_TABLE.table)) {
       await maintenance(client, `DELETE FROM ${table}`);
     }
-    const load = async (table: string, columns: string[], types: string[], rows: unknown[][], onConflict = '') => {
+    /** Loads `rows` into `table`, its columns named `name` (text) or `name:int`, as the desk's insertMany. */
+    const load = async (table: string, columns: string[], rows: unknown[][], onConflict = '') => {
+      const names = columns.map((column) => column.replace(/:int$/, '')).join(', ');
+      const unnest = columns.map((column, i) => `$${i + 1}::${column.endsWith(':int') ? 'int' : 'text'}[]`);
       for (let start = 0; start < rows.length; start += LOAD_CHUNK) {
         const chunk = rows.slice(start, start + LOAD_CHUNK);
         const arrays = columns.map((_, i) => chunk.map((row) => row[i]));
-        const unnest = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
-        await maintenance(
-          client,
-          `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${unnest}) ${onConflict}`,
-          arrays,
-        );
+        const sql = `INSERT INTO ${table} (${names}) SELECT * FROM unnest(${unnest.join(', ')}) ${onConflict}`;
+        await maintenance(client, sql, arrays);
       }
     };
-    await load(
-      'receiving_countries',
-      ['code', 'name', 'currency'],
-      ['text', 'text', 'text'],
-      dataSet.countries.map((c) => [c.code, c.name, c.currency]),
-    );
-    await load(
-      'delivery_modes',
-      ['value', 'name'],
-      ['int', 'text'],
-      dataSet.deliveryModes.map((m) => [m.value, m.name]),
-    );
-    await load(
-      'states',
-      ['country', 'code', 'name'],
-      ['text', 'text', 'text'],
-      dataSet.states.map((s) => [s.country, s.code, s.name]),
-    );
+    // Ids 1…n in data set order, as SQLite's rowid gives them: the id is part of mode-04 agent codes.
+    const loadKind = async <R extends StatefulRow>(kind: KindTable<R, (typeof REBUILT_TABLES)[number]>, rows: R[]) =>
+      load(
+        await rebuiltTable(client, kind.table),
+        ['id:int', ...tableColumns(kind)],
+        rows.map((row, i) => [i + 1, ...tableValues(kind, row)]),
+      );
+    const countries = dataSet.countries.map((c) => [c.code, c.name, c.currency]);
+    await load('receiving_countries', ['code', 'name', 'currency'], countries);
+    const modes = dataSet.deliveryModes.map((m) => [m.value, m.name]);
+    await load('delivery_modes', ['value:int', 'name'], modes);
+    const states = dataSet.states.map((s) => [s.country, s.code, s.name]);
+    await load('states', ['country', 'code', 'name'], states);
     // Like SQLite's INSERT OR IGNORE: a city listed twice is kept once.
-    await load(
-      'cities',
-      ['country', 'state', 'name'],
-      ['text', 'text', 'text'],
-      dataSet.cities.map((c) => [c.country, c.state, c.name]),
-      'ON CONFLICT DO NOTHING',
-    );
+    const cities = dataSet.cities.map((c) => [c.country, c.state, c.name]);
+    await load('cities', ['country', 'state', 'name'], cities, 'ON CONFLICT DO NOTHING');
     await load(
       'head_offices',
-      ['code', 'position', 'country', 'name', 'network_name', 'payout_type', 'demo_locations'],
-      ['text', 'int', 'text', 'text', 'text', 'text', 'int'],
+      ['code', 'position:int', 'country', 'name', 'network_name', 'payout_type', 'demo_locations:int'],
       dataSet.headOffices.map((h, i) => [
         h.code,
         i + 1,
@@ -145,36 +134,22 @@ export async function replaceDataSet(
     );
     await load(
       'head_office_delivery_modes',
-      ['head_office_code', 'delivery_mode'],
-      ['text', 'int'],
+      ['head_office_code', 'delivery_mode:int'],
       dataSet.headOffices.flatMap((h) => h.deliveryModes.map((m) => [h.code, m])),
     );
     await load(
       'head_office_banks',
-      ['head_office_code', 'bank_code', 'position'],
-      ['text', 'text', 'int'],
+      ['head_office_code', 'bank_code', 'position:int'],
       dataSet.headOffices.flatMap((h) => h.bankCodes.map((b, i) => [h.code, b, i + 1])),
     );
-    // Ids 1…n in data set order, as SQLite's rowid gives them: the id is part of mode-04 agent codes.
-    await load(
-      await rebuiltTable(client, BRANCH_TABLE.table),
-      ['id', ...tableColumns(BRANCH_TABLE)],
-      ['int', ...tableColumns(BRANCH_TABLE).map(() => 'text')],
-      dataSet.branches.map((b, i) => [i + 1, ...tableValues(BRANCH_TABLE, b)]),
-    );
+    await loadKind(BRANCH_TABLE, dataSet.branches);
     const rows = dataSet.branches.length + dataSet.agents.length;
     options.onProgress?.(dataSet.branches.length, rows);
-    await load(
-      await rebuiltTable(client, AGENT_TABLE.table),
-      ['id', ...tableColumns(AGENT_TABLE)],
-      ['int', ...tableColumns(AGENT_TABLE).map(() => 'text')],
-      dataSet.agents.map((a, i) => [i + 1, ...tableValues(AGENT_TABLE, a)]),
-    );
+    await loadKind(AGENT_TABLE, dataSet.agents);
     options.onProgress?.(rows, rows);
     await load(
       'data_sources',
-      ['kind', 'file', 'sha256', 'rows', 'imported_at', 'countries'],
-      ['text', 'text', 'text', 'int', 'text', 'text'],
+      ['kind', 'file', 'sha256', 'rows:int', 'imported_at', 'countries'],
       dataSet.sources.map((s) => [
         s.kind,
         s.file,

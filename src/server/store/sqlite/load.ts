@@ -2,6 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import type { DataSet } from '../../domain/data-set';
 import { AGENT_TABLE, BRANCH_TABLE, insertInto, tableValues } from '../../domain/kind-columns';
+import type { KindTable, StatefulRow } from '../../domain/kind-columns';
 import { ChangeNotHeldError, DataSetChangedError, PUBLISHING_SQL, SERVED_TABLES, type ReplaceOptions } from '../store';
 
 // The SQLite store's load: a whole data set replaces the served one in one write transaction.
@@ -101,22 +102,19 @@ function* writeDataSet(
   }
   const total = dataSet.branches.length + dataSet.agents.length;
   let done = 0;
-  const insertBranch = db.prepare(insertInto(BRANCH_TABLE));
-  for (const b of dataSet.branches) {
-    insertBranch.run(tableValues(BRANCH_TABLE, b));
-    if ((++done & WRITE_STEP_ROWS) === 0) {
-      onProgress(done, total);
-      yield;
+  /** Inserts the rows of one kind: a step every WRITE_STEP_ROWS + 1 rows, counted over both kinds. */
+  function* insertRows<R extends StatefulRow>(kind: KindTable<R>, rows: readonly R[]): Generator<void> {
+    const insert = db.prepare(insertInto(kind));
+    for (const row of rows) {
+      insert.run(tableValues(kind, row));
+      if ((++done & WRITE_STEP_ROWS) === 0) {
+        onProgress(done, total);
+        yield;
+      }
     }
   }
-  const insertAgent = db.prepare(insertInto(AGENT_TABLE));
-  for (const a of dataSet.agents) {
-    insertAgent.run(tableValues(AGENT_TABLE, a));
-    if ((++done & WRITE_STEP_ROWS) === 0) {
-      onProgress(done, total);
-      yield;
-    }
-  }
+  yield* insertRows(BRANCH_TABLE, dataSet.branches);
+  yield* insertRows(AGENT_TABLE, dataSet.agents);
   onProgress(total, total);
   const insertSource = db.prepare(
     'INSERT INTO data_sources (kind, file, sha256, rows, imported_at, countries) VALUES (?, ?, ?, ?, ?, ?)',
