@@ -1,3 +1,6 @@
+import type { FieldError } from 'react-hook-form';
+import { translateRule } from './i18n';
+
 /**
  * The slots of a search or code field registered with react-hook-form:
  * - its label shrinks whenever it holds a value, also one set from code (a URL, a browse click, a suggestion:
@@ -8,3 +11,13 @@ export const fieldSlots = (value: string | undefined) => ({
   inputLabel: { shrink: value ? true : undefined },
   htmlInput: { autoCapitalize: 'off', autoCorrect: 'off', spellCheck: false },
 });
+
+/**
+ * A registered field's error state and helper text: what is wrong with its value (by default the contract's rule
+ * in the interface language), else `hint`.
+ */
+export const fieldHelp = (
+  error: FieldError | undefined,
+  hint: string,
+  problem = (wrong: FieldError) => translateRule(wrong.message),
+) => ({ error: Boolean(error), helperText: error ? problem(error) : hint });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
@@ -32,5 +32,16 @@ export function CopyableCode({ value, label }: { value: string | null; label: st
       <code>{value}</code>
       <CopyButton value={value} label={label} />
     </span>
+  );
+}
+
+/** A name over its code (a results table's cell), the code with its copy button. */
+export function NamedCode({ name, code, label }: { name: ReactNode; code: string | null; label: string }) {
+  return (
+    <>
+      {name}
+      <br />
+      <CopyableCode value={code} label={label} />
+    </>
   );
 }

@@ -31,6 +31,17 @@ export function exportFileName(
   return `${parts.join('_').replace(/[^\p{L}\p{N}._-]+/gu, '-')}.${extension}`;
 }
 
+/** The fields of a row that a cell shows as it is. */
+type CellField<T> = { [K in keyof T]: T[K] extends string | number | null | undefined ? K : never }[keyof T];
+
+/** Columns that each show one field of the row as it is: `[header, field]`, `[header, field, true]` for a code. */
+export const fieldColumns = <T,>(columns: [header: string, field: CellField<T>, code?: true][]): CsvColumn<T>[] =>
+  columns.map(([header, field, code]) => ({
+    header,
+    value: (row) => row[field] as string | number | null | undefined,
+    ...(code && { code }),
+  }));
+
 export interface ExportSource<T> {
   /** How many rows match (what the screen's count says). */
   total: number;
@@ -56,6 +67,12 @@ export async function exportRows<T>(source: ExportSource<T>, onProgress: (done: 
   }
   return rows;
 }
+
+/** The downloads offered, the spreadsheet first: each with its button's text and hint. */
+const FORMATS = [
+  { format: 'xlsx', text: 'exports.xlsx', hint: 'exports.xlsxHint' },
+  { format: 'csv', text: 'export.button', hint: 'exports.csvHint' },
+] as const;
 
 const CSV_TYPE = 'text/csv;charset=utf-8';
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -123,26 +140,19 @@ export function ExportCsvButton<T>({
               ? t('export.limited', { limit: formatNumber(MAX_EXPORT_ROWS), total: formatNumber(source.total) })
               : t('export.all', { count: source.total, formatted: formatNumber(source.total) })}
         </Typography>
-        <Button
-          size="small"
-          variant="outlined"
-          startIcon={<DownloadIcon />}
-          onClick={() => void run('xlsx')}
-          disabled={source.total === 0 || progress !== null}
-          title={t('exports.xlsxHint')}
-        >
-          {t('exports.xlsx')}
-        </Button>
-        <Button
-          size="small"
-          variant="outlined"
-          startIcon={<DownloadIcon />}
-          onClick={() => void run('csv')}
-          disabled={source.total === 0 || progress !== null}
-          title={t('exports.csvHint')}
-        >
-          {t('export.button')}
-        </Button>
+        {FORMATS.map(({ format, text, hint }) => (
+          <Button
+            key={format}
+            size="small"
+            variant="outlined"
+            startIcon={<DownloadIcon />}
+            onClick={() => void run(format)}
+            disabled={source.total === 0 || progress !== null}
+            title={t(hint)}
+          >
+            {t(text)}
+          </Button>
+        ))}
       </Stack>
       {error !== null && <ProblemAlert error={error} onRetry={() => void run('csv')} />}
     </Stack>

@@ -4,24 +4,27 @@ import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
 import { CHANGE_KINDS, type ChangeKind } from '../../../contract/ops-changes';
 
-interface FilterProps<V extends string> {
+interface SelectProps<V extends string | number> {
   label: string;
   value: V | '';
   values: readonly V[];
   optionLabel: (value: V) => string;
   onChange: (value: V | '') => void;
   sx?: SxProps;
+  /** "Any" ('') first, as a list's filter offers. */
+  any?: boolean;
 }
 
-/** A desk list's filter: one of `values` or any (''), each shown by `optionLabel`. */
-export function OpsSelectFilter<V extends string>({
+/** A desk select: one of `values`, each shown by `optionLabel`. */
+export function OpsSelect<V extends string | number>({
   label,
   value,
   values,
   optionLabel,
   onChange,
   sx = { minWidth: 180 },
-}: FilterProps<V>) {
+  any = false,
+}: SelectProps<V>) {
   const { t } = useTranslation();
   return (
     <TextField
@@ -32,7 +35,7 @@ export function OpsSelectFilter<V extends string>({
       onChange={(event) => onChange(event.target.value as V | '')}
       sx={sx}
     >
-      <MenuItem value="">{t('ops.common.any')}</MenuItem>
+      {any && <MenuItem value="">{t('ops.common.any')}</MenuItem>}
       {values.map((option) => (
         <MenuItem key={option} value={option}>
           {optionLabel(option)}
@@ -41,6 +44,11 @@ export function OpsSelectFilter<V extends string>({
     </TextField>
   );
 }
+
+type FilterProps<V extends string> = Omit<SelectProps<V>, 'any'>;
+
+/** A desk list's filter: one of `values` or any (''), each shown by `optionLabel`. */
+export const OpsSelectFilter = <V extends string>(props: FilterProps<V>) => <OpsSelect any {...props} />;
 
 /** A desk list's filter by kind of record (branches, agents, …). */
 export function OpsKindFilter(props: Pick<FilterProps<ChangeKind>, 'value' | 'onChange' | 'sx'>) {

@@ -12,6 +12,7 @@ import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import PrintIcon from '@mui/icons-material/Print';
 import ShareIcon from '@mui/icons-material/Share';
 import { useTranslation } from 'react-i18next';
+import { DetailList } from '../../components/ui/detail-list';
 import { currencyLabel } from '../../lib/currency';
 import { slipRows, slipText, type SlipCountry, type SlipSubject } from './slip-details';
 
@@ -102,25 +103,8 @@ export default function CustomerSlipDialog({
         <Box component="p" sx={{ typography: 'body2', color: 'text.secondary', mt: 0, mb: 2 }}>
           {t('slip.title')}
         </Box>
-        <Box
-          component="dl"
-          sx={{
-            m: 0,
-            display: 'grid',
-            gridTemplateColumns: 'minmax(110px, auto) 1fr',
-            columnGap: 2,
-            rowGap: 1,
-            '& > dt': { typography: 'body2', color: 'text.secondary' },
-            '& > dd': { typography: 'body1', m: 0, overflowWrap: 'anywhere' },
-          }}
-        >
-          {rows.map((row) => (
-            <Box key={row.key} sx={{ display: 'contents' }}>
-              <dt>{row.label}</dt>
-              <dd data-testid={`slip-${row.key}`}>{row.value}</dd>
-            </Box>
-          ))}
-        </Box>
+        {/* Terms and values in the browser's default look (a value indented 40px in its column). */}
+        <DetailList rows={rows} testIdPrefix="slip" sx={{ columnGap: 2, rowGap: 1 }} />
         <Box role="status" className="slip-no-print" sx={{ mt: 2, minHeight: 0 }}>
           {notice && (
             <Alert severity={notice.severity} role="none" data-testid="slip-notice">

@@ -1,7 +1,7 @@
-import { Suspense, lazy, useState } from 'react';
-import Button from '@mui/material/Button';
+import { lazy, useState } from 'react';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import { useTranslation } from 'react-i18next';
+import { DialogButton } from '../../components/ui/dialog-button';
 import { useDetailParam } from '../../lib/url-state';
 import type { SlipCountry, SlipSubject } from './slip-details';
 
@@ -29,21 +29,14 @@ export function SlipButton({
   const setOpen = (value: boolean) => (!param ? setOpenHere(value) : value ? inUrl.open('1') : inUrl.close());
   const name = subject.kind === 'branch' ? subject.branch.branchName : subject.agent.agentName;
   return (
-    <>
-      <Button
-        size="small"
-        startIcon={<ReceiptLongIcon />}
-        aria-label={t('common.customerSlipFor', { name })}
-        onClick={() => setOpen(true)}
-        sx={{ whiteSpace: 'nowrap' }}
-      >
-        {t('common.customerSlip')}
-      </Button>
-      {open && (
-        <Suspense fallback={null}>
-          <CustomerSlipDialog subject={subject} country={country} onClose={() => setOpen(false)} />
-        </Suspense>
-      )}
-    </>
+    <DialogButton
+      startIcon={<ReceiptLongIcon />}
+      aria-label={t('common.customerSlipFor', { name })}
+      open={open}
+      onOpen={() => setOpen(true)}
+      dialog={<CustomerSlipDialog subject={subject} country={country} onClose={() => setOpen(false)} />}
+    >
+      {t('common.customerSlip')}
+    </DialogButton>
   );
 }

@@ -1,6 +1,6 @@
-import { Suspense, lazy, useState } from 'react';
-import Button from '@mui/material/Button';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DialogButton } from '../../components/ui/dialog-button';
 import type { ReportSubject } from './report-subject';
 
 // The dialog (its form, texts and the report's contract) is its own chunk, fetched when a teller opens it: the
@@ -13,21 +13,14 @@ export function ReportButton({ subject }: { subject: ReportSubject }) {
   const [open, setOpen] = useState(false);
   const name = subject.kind === 'branch' ? subject.branch.branchName : subject.agent.agentName;
   return (
-    <>
-      <Button
-        size="small"
-        color="inherit"
-        aria-label={t('common.reportProblemFor', { name })}
-        onClick={() => setOpen(true)}
-        sx={{ whiteSpace: 'nowrap' }}
-      >
-        {t('common.reportProblem')}
-      </Button>
-      {open && (
-        <Suspense fallback={null}>
-          <ReportDialog subject={subject} onClose={() => setOpen(false)} />
-        </Suspense>
-      )}
-    </>
+    <DialogButton
+      color="inherit"
+      aria-label={t('common.reportProblemFor', { name })}
+      open={open}
+      onOpen={() => setOpen(true)}
+      dialog={<ReportDialog subject={subject} onClose={() => setOpen(false)} />}
+    >
+      {t('common.reportProblem')}
+    </DialogButton>
   );
 }

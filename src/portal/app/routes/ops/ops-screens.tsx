@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Switch, useParams } from 'wouter';
 import type { OpsRole } from '../../../../contract/ops-auth';
@@ -21,65 +22,38 @@ import { RecordsScreen } from '../../../features/ops-records/components/records-
 
 type User = { name: string; roles: OpsRole[] };
 
+type Section =
+  'inbox' | 'mine' | 'upload' | 'change' | 'records' | 'reports' | 'history' | 'quality' | 'audit' | 'accounts';
+
 export default function OpsScreens({ user }: { user: User }) {
   const { t } = useTranslation();
+  const text = (section: Section) => [t(`ops.${section}.title`), t(`ops.${section}.purpose`)] as const;
+  // A screen at its path, with its title and purpose. Called, not mapped from a list: keyed routes would remount
+  // on every switch, while unkeyed ones keep what two screens share (the inbox's and "mine"'s change list).
+  const screen = (path: string, [title, purpose]: readonly [string, string], body: ReactNode) => (
+    <Route path={path}>
+      <Screen title={title} purpose={purpose}>
+        {body}
+      </Screen>
+    </Route>
+  );
   return (
     <Switch>
-      <Route path="/inbox">
-        <Screen title={t('ops.inbox.title')} purpose={t('ops.inbox.purpose')}>
-          <ChangeList defaultStatus="pending" roles={user.roles} />
-        </Screen>
-      </Route>
-      <Route path="/mine">
-        <Screen title={t('ops.mine.title')} purpose={t('ops.mine.purpose')}>
-          <ChangeList stagedBy={user.name} roles={user.roles} />
-        </Screen>
-      </Route>
-      <Route path="/upload">
-        <Screen title={t('ops.upload.title')} purpose={t('ops.upload.purpose')}>
-          <UploadForm />
-        </Screen>
-      </Route>
-      <Route path="/changes/:id">
-        <Screen title={t('ops.change.title')} purpose={t('ops.change.purpose')}>
-          <ChangeRoute user={user} />
-        </Screen>
-      </Route>
-      <Route path="/records">
-        <Screen title={t('ops.records.title')} purpose={t('ops.records.purpose')}>
-          <RecordsScreen user={user} />
-        </Screen>
-      </Route>
-      <Route path="/records/:kind/:key">
-        <Screen title={t('ops.records.recordTitle')} purpose={t('ops.records.recordPurpose')}>
-          <RecordRoute user={user} />
-        </Screen>
-      </Route>
-      <Route path="/reports">
-        <Screen title={t('ops.reports.title')} purpose={t('ops.reports.purpose')}>
-          <ReportQueue />
-        </Screen>
-      </Route>
-      <Route path="/history">
-        <Screen title={t('ops.history.title')} purpose={t('ops.history.purpose')}>
-          <VersionHistory user={user} diffViewer={DiffViewer} />
-        </Screen>
-      </Route>
-      <Route path="/quality">
-        <Screen title={t('ops.quality.title')} purpose={t('ops.quality.purpose')}>
-          <QualityReport />
-        </Screen>
-      </Route>
-      <Route path="/audit">
-        <Screen title={t('ops.audit.title')} purpose={t('ops.audit.purpose')}>
-          <AuditLog />
-        </Screen>
-      </Route>
-      <Route path="/accounts">
-        <Screen title={t('ops.accounts.title')} purpose={t('ops.accounts.purpose')}>
-          <AccountList user={user} />
-        </Screen>
-      </Route>
+      {screen('/inbox', text('inbox'), <ChangeList defaultStatus="pending" roles={user.roles} />)}
+      {screen('/mine', text('mine'), <ChangeList stagedBy={user.name} roles={user.roles} />)}
+      {screen('/upload', text('upload'), <UploadForm />)}
+      {screen('/changes/:id', text('change'), <ChangeRoute user={user} />)}
+      {screen('/records', text('records'), <RecordsScreen user={user} />)}
+      {screen(
+        '/records/:kind/:key',
+        [t('ops.records.recordTitle'), t('ops.records.recordPurpose')],
+        <RecordRoute user={user} />,
+      )}
+      {screen('/reports', text('reports'), <ReportQueue />)}
+      {screen('/history', text('history'), <VersionHistory user={user} diffViewer={DiffViewer} />)}
+      {screen('/quality', text('quality'), <QualityReport />)}
+      {screen('/audit', text('audit'), <AuditLog />)}
+      {screen('/accounts', text('accounts'), <AccountList user={user} />)}
       <Route>
         <Redirect to="/inbox" replace />
       </Route>

@@ -13,8 +13,8 @@ import type { Agent } from '../../../../contract';
 import { ACCOUNT_TRANSFER_TO_OTHER_BANK } from '../../../../contract/constants';
 import { withPlaceAliases } from '../../../../contract/place-aliases';
 import { ComboField } from '../../../components/ui/combo-field';
-import { CopyableCode } from '../../../components/ui/copy-button';
-import { type CsvColumn } from '../../../components/ui/export-csv-button';
+import { CopyableCode, NamedCode } from '../../../components/ui/copy-button';
+import { fieldColumns } from '../../../components/ui/export-csv-button';
 import { useFilterFold } from '../../../components/ui/filter-fold';
 import { ResultsHeader } from '../../../components/ui/results-header';
 import { SearchForm } from '../../../components/ui/search-form';
@@ -35,33 +35,34 @@ const FILTERS = ['state', 'search', 'pageNumber', 'pageSize'] as const;
 const loadFilterSchema = () =>
   import('../../../../contract').then(({ agentsQuery }) => agentsQuery.pick({ state: true, search: true }));
 
-const csvColumns = (t: TFunction): CsvColumn<Agent>[] => [
-  { header: t('columns.agentCode'), value: (a) => a.agentCode, code: true },
-  { header: t('columns.agentName'), value: (a) => a.agentName },
-  { header: t('columns.headOfficeCode'), value: (a) => a.receivingAgentHeadOfficeCode, code: true },
-  { header: t('columns.headOfficeName'), value: (a) => a.headOfficeName },
-  { header: t('columns.bankCode'), value: (a) => a.bankCode, code: true },
-  { header: t('columns.bankName'), value: (a) => a.bankName },
-  { header: t('columns.addressLine1'), value: (a) => a.addressLine1 },
-  { header: t('columns.addressLine2'), value: (a) => a.addressLine2 },
-  { header: t('columns.city'), value: (a) => a.city },
-  { header: t('columns.state'), value: (a) => a.stateName },
-  { header: t('columns.phone'), value: (a) => a.phoneNumber, code: true },
-  { header: t('columns.payoutType'), value: (a) => a.payoutType },
-];
+const csvColumns = (t: TFunction) =>
+  fieldColumns<Agent>([
+    [t('columns.agentCode'), 'agentCode', true],
+    [t('columns.agentName'), 'agentName'],
+    [t('columns.headOfficeCode'), 'receivingAgentHeadOfficeCode', true],
+    [t('columns.headOfficeName'), 'headOfficeName'],
+    [t('columns.bankCode'), 'bankCode', true],
+    [t('columns.bankName'), 'bankName'],
+    [t('columns.addressLine1'), 'addressLine1'],
+    [t('columns.addressLine2'), 'addressLine2'],
+    [t('columns.city'), 'city'],
+    [t('columns.state'), 'stateName'],
+    [t('columns.phone'), 'phoneNumber', true],
+    [t('columns.payoutType'), 'payoutType'],
+  ]);
 
 /** The CSV export: the agents file of docs/import.md, column for column, so that it imports again unchanged. */
-export const agentImportColumns: CsvColumn<Agent>[] = [
-  { header: 'agent_code', value: (a) => a.agentCode },
-  { header: 'head_office_code', value: (a) => a.receivingAgentHeadOfficeCode },
-  { header: 'country', value: (a) => a.receivingCountry },
-  { header: 'agent_name', value: (a) => a.agentName },
-  { header: 'address_line1', value: (a) => a.addressLine1 },
-  { header: 'address_line2', value: (a) => a.addressLine2 },
-  { header: 'city', value: (a) => a.city },
-  { header: 'state', value: (a) => a.state },
-  { header: 'phone_number', value: (a) => a.phoneNumber },
-];
+export const agentImportColumns = fieldColumns<Agent>([
+  ['agent_code', 'agentCode'],
+  ['head_office_code', 'receivingAgentHeadOfficeCode'],
+  ['country', 'receivingCountry'],
+  ['agent_name', 'agentName'],
+  ['address_line1', 'addressLine1'],
+  ['address_line2', 'addressLine2'],
+  ['city', 'city'],
+  ['state', 'state'],
+  ['phone_number', 'phoneNumber'],
+]);
 
 /** A link into the branch finder with some of its fields filled in. */
 function finderLink(base: string, fields: Record<string, string | null | undefined>): string {
@@ -160,11 +161,7 @@ export function AgentSearch({
           {
             header: t('columns.bank'),
             cell: (agent: Agent) => (
-              <>
-                {agent.bankName}
-                <br />
-                <CopyableCode value={agent.bankCode} label={t('codes.bankCode')} />
-              </>
+              <NamedCode name={agent.bankName} code={agent.bankCode} label={t('codes.bankCode')} />
             ),
           },
         ]
@@ -173,9 +170,11 @@ export function AgentSearch({
       header: isAccountTransfer ? t('bankBranchRows.through') : t('columns.headOffice'),
       cell: (agent) => (
         <>
-          {agent.headOfficeName}
-          <br />
-          <CopyableCode value={agent.receivingAgentHeadOfficeCode} label={t('codes.headOfficeCode')} />
+          <NamedCode
+            name={agent.headOfficeName}
+            code={agent.receivingAgentHeadOfficeCode}
+            label={t('codes.headOfficeCode')}
+          />
           {isAccountTransfer && (
             <>
               <br />

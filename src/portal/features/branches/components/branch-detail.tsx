@@ -1,4 +1,4 @@
-import { Fragment, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
@@ -11,6 +11,7 @@ import { NoRoutingNumberNote } from './no-routing-number';
 import type { BranchDetail } from '../../../../contract';
 import { branchCodeName, paymentRails } from '../../../../contract/countries';
 import { CopyButton } from '../../../components/ui/copy-button';
+import { DetailList } from '../../../components/ui/detail-list';
 import { ProblemAlert } from '../../../components/ui/problem-alert';
 import { useBranch } from '../api/get-branch';
 import { currencyLabel } from '../../../lib/currency';
@@ -37,37 +38,12 @@ function Value({ value, label }: { value: string | null | undefined; label: stri
   );
 }
 
-function Fields({ rows }: { rows: { label: string; value: ReactNode; testId: string }[] }) {
-  return (
-    <Box
-      component="dl"
-      sx={{
-        m: 0,
-        display: 'grid',
-        gridTemplateColumns: 'minmax(110px, auto) 1fr',
-        columnGap: 1.5,
-        rowGap: 0.75,
-        alignItems: 'baseline',
-        '& > dt': { typography: 'caption', color: 'text.secondary' },
-        '& > dd': { typography: 'body2', m: 0 },
-      }}
-    >
-      {rows.map((row) => (
-        <Fragment key={row.testId}>
-          <dt>{row.label}</dt>
-          <dd data-testid={`branch-detail-${row.testId}`}>{row.value}</dd>
-        </Fragment>
-      ))}
-    </Box>
-  );
-}
-
 function Detail({ branch, currency }: { branch: BranchDetail; currency: string | undefined }) {
   const { t, i18n } = useTranslation();
   const codeName = branchCodeName(branch.receivingCountry, i18n.language);
-  const text = (label: string, value: string | null | undefined, testId: string) => ({
+  const text = (label: string, value: string | null | undefined, key: string) => ({
     label,
-    testId,
+    key,
     value: <Value value={value} label={label} />,
   });
   const state = branch.state ? `${branch.stateName ?? branch.state} (${branch.state})` : null;
@@ -78,7 +54,15 @@ function Detail({ branch, currency }: { branch: BranchDetail; currency: string |
       {!branch.routingNumber && (
         <NoRoutingNumberNote receivingCountry={branch.receivingCountry} name={branch.receivingCountryName} />
       )}
-      <Fields
+      <DetailList
+        testIdPrefix="branch-detail"
+        sx={{
+          columnGap: 1.5,
+          rowGap: 0.75,
+          alignItems: 'baseline',
+          '& > dt': { typography: 'caption', color: 'text.secondary' },
+          '& > dd': { typography: 'body2', m: 0 },
+        }}
         rows={[
           ...(branch.routingNumber ? [text(codeName, branch.routingNumber, 'code')] : []),
           text(t('columns.bankName'), branch.bankName, 'bankName'),
@@ -98,7 +82,7 @@ function Detail({ branch, currency }: { branch: BranchDetail; currency: string |
             ? [
                 {
                   label: t('branchDetail.rails'),
-                  testId: 'rails',
+                  key: 'rails',
                   value: rails.map((name) => (
                     <div key={name}>
                       {t(`branchDetail.${name}`)}: {railText(t, branch[name])}

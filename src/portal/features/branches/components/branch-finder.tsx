@@ -16,8 +16,8 @@ import { bankCodeProblem } from '../../../../contract/bank-codes';
 import { DISTRICT_COUNTRY } from '../../../../contract/constants';
 import { branchCodeName } from '../../../../contract/countries';
 import { withPlaceAliases } from '../../../../contract/place-aliases';
-import { CopyableCode } from '../../../components/ui/copy-button';
-import { type CsvColumn } from '../../../components/ui/export-csv-button';
+import { CopyableCode, NamedCode } from '../../../components/ui/copy-button';
+import { fieldColumns } from '../../../components/ui/export-csv-button';
 import { useFilterFold } from '../../../components/ui/filter-fold';
 import { ResultsHeader } from '../../../components/ui/results-header';
 import { QueryStatus } from '../../../components/ui/query-status';
@@ -83,32 +83,33 @@ function withoutBrowsing<T extends { state?: string; city?: string }>(values: T)
 // Codes are pasted from cheques and spreadsheets with spaces or tabs around (or inside) them; a code never holds one.
 const withoutSpaces = (value: string) => value.replace(/\s+/g, '');
 
-const csvColumns = (t: TFunction, codeName: string): CsvColumn<BankBranch>[] => [
-  { header: t('branchDetail.branchId'), value: (b) => b.branchId, code: true },
-  { header: t('columns.bankCode'), value: (b) => b.bankCode, code: true },
-  { header: t('columns.bankName'), value: (b) => b.bankName },
-  { header: codeName, value: (b) => b.routingNumber, code: true },
-  { header: t('columns.branch'), value: (b) => b.branchName },
-  { header: t('columns.branchLocation'), value: (b) => b.branchLocation },
-  { header: t('columns.address'), value: (b) => b.address },
-  { header: t('columns.district'), value: (b) => b.district },
-  { header: t('columns.state'), value: (b) => b.stateName },
-  { header: t('columns.headOfficeCode'), value: (b) => b.receivingAgentHeadOfficeCode, code: true },
-];
+const csvColumns = (t: TFunction, codeName: string) =>
+  fieldColumns<BankBranch>([
+    [t('branchDetail.branchId'), 'branchId', true],
+    [t('columns.bankCode'), 'bankCode', true],
+    [t('columns.bankName'), 'bankName'],
+    [codeName, 'routingNumber', true],
+    [t('columns.branch'), 'branchName'],
+    [t('columns.branchLocation'), 'branchLocation'],
+    [t('columns.address'), 'address'],
+    [t('columns.district'), 'district'],
+    [t('columns.state'), 'stateName'],
+    [t('columns.headOfficeCode'), 'receivingAgentHeadOfficeCode', true],
+  ]);
 
 /** The CSV export: the branches file of docs/import.md, column for column, so that it imports again unchanged. */
-export const branchImportColumns: CsvColumn<BankBranch>[] = [
-  { header: 'country', value: (b) => b.receivingCountry },
-  { header: 'bank_code', value: (b) => b.bankCode },
-  { header: 'bank_name', value: (b) => b.bankName },
-  { header: 'routing_number', value: (b) => b.routingNumber },
-  { header: 'branch_name', value: (b) => b.branchName },
-  { header: 'address_line1', value: (b) => b.branchLocation },
-  { header: 'address_line2', value: (b) => b.address },
-  { header: 'city', value: (b) => b.city },
-  { header: 'district', value: (b) => b.district },
-  { header: 'state', value: (b) => b.state },
-];
+export const branchImportColumns = fieldColumns<BankBranch>([
+  ['country', 'receivingCountry'],
+  ['bank_code', 'bankCode'],
+  ['bank_name', 'bankName'],
+  ['routing_number', 'routingNumber'],
+  ['branch_name', 'branchName'],
+  ['address_line1', 'branchLocation'],
+  ['address_line2', 'address'],
+  ['city', 'city'],
+  ['district', 'district'],
+  ['state', 'state'],
+]);
 
 /** Get Bank Branches (spec §4.3) for delivery mode 04: head office, bank and address filters, paged. */
 export function BranchFinder({
@@ -252,13 +253,7 @@ export function BranchFinder({
   const columns: ResultColumn<BankBranch>[] = [
     {
       header: t('columns.bank'),
-      cell: (branch) => (
-        <>
-          {branch.bankName}
-          <br />
-          <CopyableCode value={branch.bankCode} label={t('codes.bankCode')} />
-        </>
-      ),
+      cell: (branch) => <NamedCode name={branch.bankName} code={branch.bankCode} label={t('codes.bankCode')} />,
     },
     ...(withoutCodes
       ? []

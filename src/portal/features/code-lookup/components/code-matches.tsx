@@ -77,6 +77,17 @@ function BranchCount({ count }: { count: number }) {
   return <Typography variant="body2">{t('code.branchCount', { count, formatted: formatNumber(count) })}</Typography>;
 }
 
+/** A matched branch or agent: "Branch **name** code", the code with its copy button. */
+function NameAndCode({ kind, name, code }: { kind: 'branch' | 'agent'; name: string; code: string | null }) {
+  const { t } = useTranslation();
+  return (
+    <Typography>
+      {t(`code.${kind}`)} <strong>{name}</strong>{' '}
+      <CopyableCode value={code} label={t(kind === 'branch' ? 'codes.routingNumber' : 'codes.agentCode')} />
+    </Typography>
+  );
+}
+
 function Match({ match }: { match: CodeMatch }) {
   const { t } = useTranslation();
   const { branch, agent } = match;
@@ -100,10 +111,7 @@ function Match({ match }: { match: CodeMatch }) {
         )}
         {branch && (
           <>
-            <Typography>
-              {t('code.branch')} <strong>{branch.branchName}</strong>{' '}
-              <CopyableCode value={branch.routingNumber} label={t('codes.routingNumber')} />
-            </Typography>
+            <NameAndCode kind="branch" name={branch.branchName} code={branch.routingNumber} />
             <Typography variant="body2">
               {[branch.branchLocation, branch.address].filter(Boolean).join(' · ')}
             </Typography>
@@ -115,10 +123,7 @@ function Match({ match }: { match: CodeMatch }) {
         {match.kind === 'bank' && match.branchCount !== null && <BranchCount count={match.branchCount} />}
         {agent && (
           <>
-            <Typography>
-              {t('code.agent')} <strong>{agent.agentName}</strong>{' '}
-              <CopyableCode value={agent.agentCode} label={t('codes.agentCode')} />
-            </Typography>
+            <NameAndCode kind="agent" name={agent.agentName} code={agent.agentCode} />
             <Typography variant="body2">
               {t('code.agentHeadOffice', {
                 office: `${agent.headOfficeName} (${agent.receivingAgentHeadOfficeCode})`,

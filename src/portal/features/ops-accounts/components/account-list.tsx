@@ -26,6 +26,7 @@ import {
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
 import { OpsTable } from '../../../components/ui/ops-table';
 import { ProblemAlert } from '../../../components/ui/problem-alert';
+import { fieldHelp } from '../../../lib/field-slots';
 import { translateRule } from '../../../lib/i18n';
 import { useAccounts } from '../api/get-accounts';
 import { useCreateAccount, useUpdateAccount } from '../api/save-account';
@@ -104,8 +105,7 @@ function NewAccountForm() {
           {...register('name')}
           label={t('ops.accounts.name')}
           autoComplete="off"
-          error={Boolean(formState.errors.name)}
-          helperText={formState.errors.name ? translateRule(formState.errors.name.message) : ' '}
+          {...fieldHelp(formState.errors.name, ' ')}
         />
         <Controller
           control={control}
@@ -140,12 +140,7 @@ function NewAccountForm() {
           type="password"
           label={t('ops.accounts.password')}
           autoComplete="new-password"
-          error={Boolean(formState.errors.password)}
-          helperText={
-            formState.errors.password
-              ? translateRule(formState.errors.password.message)
-              : t('ops.accounts.passwordHint', { min: OPS_PASSWORD_MIN_LENGTH })
-          }
+          {...fieldHelp(formState.errors.password, t('ops.accounts.passwordHint', { min: OPS_PASSWORD_MIN_LENGTH }))}
         />
         {create.error && <ProblemAlert error={create.error} />}
         {create.isSuccess && (

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
@@ -8,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { OpsPagination, useOpsPage } from '../../../components/ui/ops-pagination';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { OpsSelectFilter } from '../../../components/ui/ops-select-filter';
 import { OpsTable } from '../../../components/ui/ops-table';
 import { formatTime } from '../../../components/ui/ops-format';
 import { CHANGE_KINDS, OPS_ACTIONS, type ChangeKind } from '../../../../contract/ops-changes';
@@ -17,7 +17,7 @@ import { useAudit } from '../api/get-audit';
 /** The ops audit trail, newest first: filter by action, by actor (the name typed) and by a time range. */
 export function AuditLog() {
   const { t } = useTranslation();
-  const [action, setAction] = useState('');
+  const [action, setAction] = useState<(typeof OPS_ACTIONS)[number] | ''>('');
   const [actor, setActor] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -33,21 +33,14 @@ export function AuditLog() {
   return (
     <Stack spacing={2}>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-        <TextField
-          select
-          size="small"
+        <OpsSelectFilter
           label={t('ops.audit.action')}
           value={action}
-          onChange={(event) => filter(setAction)(event.target.value)}
+          values={OPS_ACTIONS}
+          optionLabel={(value) => t(`ops.audit.actions.${value}`)}
+          onChange={filter(setAction)}
           sx={{ minWidth: 200 }}
-        >
-          <MenuItem value="">{t('ops.common.any')}</MenuItem>
-          {OPS_ACTIONS.map((value) => (
-            <MenuItem key={value} value={value}>
-              {t(`ops.audit.actions.${value}`)}
-            </MenuItem>
-          ))}
-        </TextField>
+        />
         <TextField
           size="small"
           label={t('ops.audit.actor')}

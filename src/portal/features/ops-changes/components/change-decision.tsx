@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { useState, type FormEventHandler, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
+import Button, { type ButtonProps } from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
@@ -20,6 +20,7 @@ import {
 } from '../../../../contract/ops-changes';
 import { ProblemAlert } from '../../../components/ui/problem-alert';
 import { OpsSection } from '../../../components/ui/ops-section';
+import { fieldHelp } from '../../../lib/field-slots';
 import { formatNumber, translateRule } from '../../../lib/i18n';
 import { useApproveChange, useDiscardChange, useRejectChange } from '../api/decide-change';
 import { StaleAnswer, isStaleAnswer } from './stale-answer';
@@ -75,12 +76,15 @@ function ApproveForm({ change }: { change: ChangeDetail }) {
   });
   const confirmed = watch('confirmRemovals');
   return (
-    <Stack
-      component="form"
-      noValidate
-      spacing={1.5}
-      aria-label={t('ops.decision.approve')}
+    <DecisionForm
+      label={t('ops.decision.approve')}
       onSubmit={handleSubmit((body) => approve.mutate({ id: change.id, body }))}
+      submit={{
+        variant: 'contained',
+        color: 'success',
+        loading: approve.isPending,
+        disabled: (flagged && !confirmed) || (!change.approvable && change.status === 'staged'),
+      }}
     >
       {flagged && (
         <Alert severity="warning" role="status" data-testid="guard-flag">
@@ -107,18 +111,7 @@ function ApproveForm({ change }: { change: ChangeDetail }) {
       )}
       <StaleAnswer error={approve.error} />
       {approve.error && !isStaleAnswer(approve.error) && <ProblemAlert error={approve.error} />}
-      <div>
-        <Button
-          type="submit"
-          variant="contained"
-          color="success"
-          loading={approve.isPending}
-          disabled={(flagged && !confirmed) || (!change.approvable && change.status === 'staged')}
-        >
-          {t('ops.decision.approve')}
-        </Button>
-      </div>
-    </Stack>
+    </DecisionForm>
   );
 }
 
@@ -130,12 +123,10 @@ function RejectForm({ change }: { change: ChangeDetail }) {
     defaultValues: { reason: '' },
   });
   return (
-    <Stack
-      component="form"
-      noValidate
-      spacing={1.5}
-      aria-label={t('ops.decision.reject')}
+    <DecisionForm
+      label={t('ops.decision.reject')}
       onSubmit={handleSubmit((body) => reject.mutate({ id: change.id, body }))}
+      submit={{ variant: 'outlined', color: 'error', loading: reject.isPending }}
     >
       <TextField
         {...register('reason')}
@@ -143,19 +134,25 @@ function RejectForm({ change }: { change: ChangeDetail }) {
         required
         multiline
         minRows={2}
-        error={Boolean(formState.errors.reason)}
-        helperText={
-          formState.errors.reason
-            ? formState.errors.reason.type === 'too_small'
-              ? t('ops.decision.reasonRequired')
-              : translateRule(formState.errors.reason.message)
-            : ' '
-        }
+        {...fieldHelp(formState.errors.reason, ' ', (wrong) =>
+          wrong.type === 'too_small' ? t('ops.decision.reasonRequired') : translateRule(wrong.message),
+        )}
       />
       {reject.error && <ProblemAlert error={reject.error} />}
+    </DecisionForm>
+  );
+}
+
+type DecisionFormProps = { label: string; onSubmit: FormEventHandler; submit: ButtonProps; children: ReactNode };
+
+/** A decision's form, named by its submit button's text. */
+function DecisionForm({ label, onSubmit, submit, children }: DecisionFormProps) {
+  return (
+    <Stack component="form" noValidate spacing={1.5} aria-label={label} onSubmit={onSubmit}>
+      {children}
       <div>
-        <Button type="submit" variant="outlined" color="error" loading={reject.isPending}>
-          {t('ops.decision.reject')}
+        <Button type="submit" {...submit}>
+          {label}
         </Button>
       </div>
     </Stack>

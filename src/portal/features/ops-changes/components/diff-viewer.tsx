@@ -12,6 +12,7 @@ import { DIFF_OPS, type ChangeDetail, type DiffOp, type DiffSummary } from '../.
 import { OpsPagination, useOpsPage } from '../../../components/ui/ops-pagination';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
 import { OpsSection } from '../../../components/ui/ops-section';
+import { OpsSelectFilter } from '../../../components/ui/ops-select-filter';
 import { OpsTable, numberColumn } from '../../../components/ui/ops-table';
 import { formatNumber } from '../../../lib/i18n';
 import { useDiff, type DiffSource } from '../api/get-diff';
@@ -75,36 +76,22 @@ export function DiffViewer({ change, source }: { change: DiffSubject; source?: D
       {change.byBank.length > 0 && <CountsTable label={t('ops.diff.byBank')} groups={change.byBank} withBank />}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
         <DiffSearch onSearch={(q) => setFilter({ q })} />
-        <TextField
-          select
-          size="small"
+        <OpsSelectFilter
           label={t('ops.diff.op')}
           value={filters.op ?? ''}
-          onChange={(event) => setFilter({ op: (event.target.value || undefined) as DiffOp | undefined })}
+          values={DIFF_OPS}
+          optionLabel={(op) => t(`ops.diff.${op}`)}
+          onChange={(op) => setFilter({ op: op || undefined })}
           sx={{ minWidth: 160 }}
-        >
-          <MenuItem value="">{t('ops.common.any')}</MenuItem>
-          {DIFF_OPS.map((op) => (
-            <MenuItem key={op} value={op}>
-              {t(`ops.diff.${op}`)}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField
-          select
-          size="small"
+        />
+        <OpsSelectFilter
           label={t('ops.diff.country')}
           value={filters.country ?? ''}
-          onChange={(event) => setFilter({ country: event.target.value || undefined, bankCode: undefined })}
+          values={byCountry.map((group) => group.country)}
+          optionLabel={(country) => country}
+          onChange={(country) => setFilter({ country: country || undefined, bankCode: undefined })}
           sx={{ minWidth: 160 }}
-        >
-          <MenuItem value="">{t('ops.common.any')}</MenuItem>
-          {byCountry.map((group) => (
-            <MenuItem key={group.country} value={group.country}>
-              {group.country}
-            </MenuItem>
-          ))}
-        </TextField>
+        />
         {change.byBank.length > 0 && (
           <TextField
             select

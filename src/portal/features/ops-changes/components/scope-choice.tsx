@@ -37,6 +37,12 @@ export function scopeOf(value: ScopeChoiceValue): ChangeScope | undefined | null
 const modesOf = (kind: ChangeKind): ScopeMode[] =>
   kind === 'partners' ? ['whole', 'country', 'upsert'] : ['whole', 'country', 'bank', 'upsert'];
 
+/** The codes a country or bank scope is given by: the country, and for a bank also the bank's code. */
+const CODE_FIELDS = [
+  { name: 'country', label: 'ops.upload.scopeCountry', maxLength: 2, testId: 'scope-country' },
+  { name: 'bankCode', label: 'ops.upload.scopeBank', maxLength: 11, testId: 'scope-bank' },
+] as const;
+
 export function ScopeChoice({
   kind,
   value,
@@ -64,22 +70,18 @@ export function ScopeChoice({
       </RadioGroup>
       {(value.mode === 'country' || value.mode === 'bank') && (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 1 }}>
-          <TextField
-            size="small"
-            label={t('ops.upload.scopeCountry')}
-            value={value.country}
-            onChange={(event) => onChange({ ...value, country: upper(event.target.value) })}
-            slotProps={{ htmlInput: { maxLength: 2, autoCapitalize: 'characters', 'data-testid': 'scope-country' } }}
-          />
-          {value.mode === 'bank' && (
+          {CODE_FIELDS.filter((field) => field.name === 'country' || value.mode === 'bank').map((field) => (
             <TextField
+              key={field.name}
               size="small"
-              label={t('ops.upload.scopeBank')}
-              value={value.bankCode}
-              onChange={(event) => onChange({ ...value, bankCode: upper(event.target.value) })}
-              slotProps={{ htmlInput: { maxLength: 11, autoCapitalize: 'characters', 'data-testid': 'scope-bank' } }}
+              label={t(field.label)}
+              value={value[field.name]}
+              onChange={(event) => onChange({ ...value, [field.name]: upper(event.target.value) })}
+              slotProps={{
+                htmlInput: { maxLength: field.maxLength, autoCapitalize: 'characters', 'data-testid': field.testId },
+              }}
             />
-          )}
+          ))}
         </Stack>
       )}
       <FormHelperText id="scope-hint" error={incomplete}>

@@ -1,8 +1,6 @@
 import { useState } from 'react';
 import Button from '@mui/material/Button';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { ComponentType } from 'react';
@@ -10,6 +8,7 @@ import type { ChangeKind, DiffSummary, GroupCounts, VersionSummary } from '../..
 import { formatTime } from '../../../components/ui/ops-format';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
 import { OpsSection } from '../../../components/ui/ops-section';
+import { OpsSelect } from '../../../components/ui/ops-select-filter';
 import { comparisonSource, useVersionComparison } from '../api/version-files';
 
 /**
@@ -44,8 +43,10 @@ export function VersionCompare({
   const [compared, setCompared] = useState<{ from: number; to: number } | null>(null);
   const fromVersion = kept.find((v) => v.id === from);
   const targets = kept.filter((v) => v.id !== from && (!fromVersion || v.kind === fromVersion.kind));
-  const label = (v: VersionSummary) =>
-    t('ops.history.compareOption', { version: v.id, kind: t(`ops.kinds.${v.kind}`), date: formatTime(v.publishedAt) });
+  const label = (id: number) => {
+    const { kind, publishedAt } = kept.find((v) => v.id === id)!;
+    return t('ops.history.compareOption', { version: id, kind: t(`ops.kinds.${kind}`), date: formatTime(publishedAt) });
+  };
   return (
     <OpsSection id="compare-title" title={t('ops.history.compareTitle')}>
       {kept.length < 2 ? (
@@ -61,39 +62,26 @@ export function VersionCompare({
             if (from !== '' && to !== '') setCompared({ from, to });
           }}
         >
-          <TextField
-            select
-            size="small"
+          <OpsSelect
             label={t('ops.history.compareFrom')}
             value={from}
-            onChange={(event) => {
-              const id = Number(event.target.value);
+            values={kept.map((v) => v.id)}
+            optionLabel={label}
+            onChange={(id) => {
               setFrom(id);
               const kind = kept.find((v) => v.id === id)?.kind;
               if (to !== '' && (to === id || kept.find((v) => v.id === to)?.kind !== kind)) setTo('');
             }}
             sx={{ minWidth: 240 }}
-          >
-            {kept.map((v) => (
-              <MenuItem key={v.id} value={v.id}>
-                {label(v)}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
-            size="small"
+          />
+          <OpsSelect
             label={t('ops.history.compareTo')}
             value={to}
-            onChange={(event) => setTo(Number(event.target.value))}
+            values={targets.map((v) => v.id)}
+            optionLabel={label}
+            onChange={setTo}
             sx={{ minWidth: 240 }}
-          >
-            {targets.map((v) => (
-              <MenuItem key={v.id} value={v.id}>
-                {label(v)}
-              </MenuItem>
-            ))}
-          </TextField>
+          />
           <Button type="submit" variant="contained" disabled={from === '' || to === ''}>
             {t('ops.history.compare')}
           </Button>

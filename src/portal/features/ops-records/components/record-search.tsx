@@ -1,5 +1,4 @@
 import { useWatch } from 'react-hook-form';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -7,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { CHANGE_KINDS, type ChangeKind } from '../../../../contract/ops-changes';
 import { OpsPagination } from '../../../components/ui/ops-pagination';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { OpsSelect } from '../../../components/ui/ops-select-filter';
 import { SearchForm } from '../../../components/ui/search-form';
 import { fieldSlots } from '../../../lib/field-slots';
 import { translateRule } from '../../../lib/i18n';
@@ -44,20 +44,14 @@ export function RecordSearch() {
   return (
     <Stack spacing={2}>
       <SearchForm label={t('ops.records.form')} onSubmit={commit} onFocus={preload}>
-        <TextField
-          select
-          size="small"
+        <OpsSelect
           label={t('ops.records.kind')}
           value={kind}
-          onChange={(event) => update({ kind: event.target.value === 'branches' ? undefined : event.target.value })}
+          values={CHANGE_KINDS}
+          optionLabel={(value) => t(`ops.kinds.${value}`)}
+          onChange={(value) => update({ kind: value === 'branches' ? undefined : value })}
           sx={{ minWidth: 220 }}
-        >
-          {CHANGE_KINDS.map((value) => (
-            <MenuItem key={value} value={value}>
-              {t(`ops.kinds.${value}`)}
-            </MenuItem>
-          ))}
-        </TextField>
+        />
         <TextField
           {...form.register('q')}
           size="small"

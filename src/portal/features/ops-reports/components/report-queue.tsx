@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { useSearch } from 'wouter';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { CHANGE_KINDS, type ChangeKind } from '../../../../contract/ops-changes';
 import { REPORT_STATUSES } from '../../../../contract/reports';
 import { OpsPagination, useOpsPage } from '../../../components/ui/ops-pagination';
 import { OpsQueryState } from '../../../components/ui/ops-query-state';
+import { OpsSelect } from '../../../components/ui/ops-select-filter';
 import { useReports, type ReportsParams } from '../api/get-reports';
 import { RecordReports } from './record-reports';
 import { ReportTable } from './report-table';
@@ -37,23 +36,17 @@ function Queue() {
   const query = useReports(params);
   return (
     <Stack spacing={2}>
-      <TextField
-        select
-        size="small"
+      <OpsSelect
         label={t('ops.reports.status')}
         value={status}
-        onChange={(event) => {
-          setStatus(event.target.value as (typeof STATUSES)[number]);
+        values={STATUSES}
+        optionLabel={(value) => t(`ops.reports.statuses.${value}`)}
+        onChange={(value) => {
+          setStatus(value as (typeof STATUSES)[number]);
           firstPage();
         }}
         sx={{ maxWidth: 240 }}
-      >
-        {STATUSES.map((value) => (
-          <MenuItem key={value} value={value}>
-            {t(`ops.reports.statuses.${value}`)}
-          </MenuItem>
-        ))}
-      </TextField>
+      />
       <OpsQueryState query={query} />
       {query.data?.data.length === 0 && <Typography role="status">{t('ops.reports.none')}</Typography>}
       {query.data && query.data.data.length > 0 && <ReportTable reports={query.data.data} />}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { SignInCard } from '../../../components/ui/sign-in-card';
 import type { SignInBody } from '../../../../contract/ops-auth';
 import { ApiError, errorSentence } from '../../../lib/api-client';
+import { fieldHelp } from '../../../lib/field-slots';
 import { useSignIn } from '../api/sign-in';
 
 /**
@@ -28,6 +29,7 @@ export function OpsSignIn() {
   const { t } = useTranslation();
   const signIn = useSignIn();
   const { register, handleSubmit, formState } = useForm<SignInBody>({ resolver: contractResolver });
+  const required = () => t('validation.required');
   const refused = signIn.error instanceof ApiError && (signIn.error.status === 401 || signIn.error.status === 400);
   return (
     <SignInCard
@@ -42,8 +44,7 @@ export function OpsSignIn() {
         label={t('ops.signIn.name')}
         autoFocus
         autoComplete="username"
-        error={Boolean(formState.errors.name)}
-        helperText={formState.errors.name ? t('validation.required') : ' '}
+        {...fieldHelp(formState.errors.name, ' ', required)}
         slotProps={{ htmlInput: { spellCheck: false, autoCapitalize: 'none' } }}
       />
       <TextField
@@ -51,8 +52,7 @@ export function OpsSignIn() {
         type="password"
         label={t('ops.signIn.password')}
         autoComplete="current-password"
-        error={Boolean(formState.errors.password)}
-        helperText={formState.errors.password ? t('validation.required') : ' '}
+        {...fieldHelp(formState.errors.password, ' ', required)}
       />
       {signIn.error && (
         <Alert severity="error" role="alert" id="ops-sign-in-error">

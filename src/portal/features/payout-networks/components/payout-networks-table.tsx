@@ -5,8 +5,8 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { PayoutNetwork } from '../../../../contract';
 import { PAYOUT_TYPES } from '../../../../contract/constants';
-import { CopyableCode } from '../../../components/ui/copy-button';
-import { type CsvColumn } from '../../../components/ui/export-csv-button';
+import { NamedCode } from '../../../components/ui/copy-button';
+import { fieldColumns } from '../../../components/ui/export-csv-button';
 import { ResultsHeader } from '../../../components/ui/results-header';
 import { QueryStatus } from '../../../components/ui/query-status';
 import { ResultsView, type ResultColumn } from '../../../components/ui/results-view';
@@ -17,25 +17,26 @@ import { usePayoutNetworks } from '../api/get-payout-networks';
 const payoutTypeMeaning = (t: TFunction, code: string, fallback: string) =>
   code in PAYOUT_TYPES ? t(`payoutNetworks.type.${code as keyof typeof PAYOUT_TYPES}`) : fallback;
 
-const csvColumns = (t: TFunction): CsvColumn<PayoutNetwork>[] => [
-  { header: t('columns.network'), value: (n) => n.networkName },
-  { header: t('columns.headOfficeCode'), value: (n) => n.receivingAgentHeadOfficeCode, code: true },
-  { header: t('columns.headOfficeName'), value: (n) => n.headOfficeName },
-  { header: t('columns.payoutType'), value: (n) => n.payoutType },
-  { header: t('columns.payoutTypeMeaning'), value: (n) => n.payoutTypeDescription },
-  { header: t('columns.deliveryMode'), value: (n) => n.deliveryMode, code: true },
-];
+const csvColumns = (t: TFunction) =>
+  fieldColumns<PayoutNetwork>([
+    [t('columns.network'), 'networkName'],
+    [t('columns.headOfficeCode'), 'receivingAgentHeadOfficeCode', true],
+    [t('columns.headOfficeName'), 'headOfficeName'],
+    [t('columns.payoutType'), 'payoutType'],
+    [t('columns.payoutTypeMeaning'), 'payoutTypeDescription'],
+    [t('columns.deliveryMode'), 'deliveryMode', true],
+  ]);
 
 const columns = (t: TFunction): ResultColumn<PayoutNetwork>[] => [
   { header: t('columns.network'), cell: (network) => network.networkName },
   {
     header: t('columns.headOffice'),
     cell: (network) => (
-      <>
-        {network.headOfficeName}
-        <br />
-        <CopyableCode value={network.receivingAgentHeadOfficeCode} label={t('codes.headOfficeCode')} />
-      </>
+      <NamedCode
+        name={network.headOfficeName}
+        code={network.receivingAgentHeadOfficeCode}
+        label={t('codes.headOfficeCode')}
+      />
     ),
   },
   {
