@@ -76,7 +76,11 @@ export default defineConfig({
   globalTeardown: './e2e/global-teardown.ts',
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
-    trace: 'retain-on-failure',
+    // A trace (a screencast and a DOM snapshot at every action) is recorded for a retry only: recording it for
+    // every test was much of the browser's work (docs/architecture.md, Tests). On CI a failing test is retried,
+    // traced; locally,
+    // `npx playwright test --trace on` records one.
+    trace: 'on-first-retry',
     permissions: ['clipboard-read', 'clipboard-write'],
   },
   projects: [

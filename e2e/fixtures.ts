@@ -12,9 +12,12 @@ export function docsOutputDir(subfolder = '') {
   return process.env.DOCS_OUT ? join(process.env.DOCS_OUT, subfolder) : base.info().outputPath(subfolder);
 }
 
-/** A screenshot the manuals show (docs/screenshots/<name> when the docs are made, see docsOutputDir). */
+/**
+ * A screenshot the manuals show, taken when `npm run docs:screenshots` makes them (docs/screenshots/<name>). A test
+ * run takes none: a picture checks nothing, and a failing test keeps its trace (playwright.config.ts).
+ */
 export async function docsScreenshot(page: Page, name: string, options: PageScreenshotOptions = {}) {
-  await page.screenshot({ ...options, path: join(docsOutputDir('screenshots'), name) });
+  if (process.env.DOCS_OUT) await page.screenshot({ ...options, path: join(docsOutputDir('screenshots'), name) });
 }
 
 /** Signs the teller in the way the portal remembers it: the correspondent id in localStorage. */
