@@ -49,6 +49,8 @@ test('1. Nigeria: the rows on screen are always the answer’s, though bank + br
   await typeLikeAPerson(location, ['ALAUSA']);
   await clearLikeAPerson(page.getByLabel('Bank code / routing number', { exact: true }));
   await expect(page).not.toHaveURL(/bankCode=/);
+  // The total read once this URL's answer is drawn, not the previous answer's while it is still on screen.
+  await expect(page.getByTestId('results-stale')).toHaveCount(0);
   await expect(branchRows(page)).toHaveCount(await total(page));
   const ids = await page
     .getByTestId('branch-detail-link')
